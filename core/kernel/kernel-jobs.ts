@@ -97,6 +97,7 @@ export function handleJob(job: KernelJob, parts: KernelJobParts, phase: KernelJo
     if (!parts.warmUp.active) parts.equity.marketMoved();
     return;
   }
+  parts.emulator.onUserEvent(job.ts);
   if (phase.strategiesStarted) parts.userRouting.route(job);
   else parts.userRouting.fold(job);
 }

@@ -53,11 +53,15 @@ export class TrailingStopEmulator<O> {
   private readonly finestBar = new Map<string, number>();
   /** The kernel's time when it got the latest finest feed bar of each sym, epoch ms. */
   private readonly barSeenAt = new Map<string, number>();
+  /** The close time of the latest finest feed bar of each sym, epoch ms. */
+  private readonly barClose = new Map<string, number>();
   /**
    * The close time of the bar whose delivery the kernel is handling, with the work that follows
    * from it ({@link beginTurn}); undefined in any other turn.
    */
   private reactingToClose: number | undefined;
+  /** The venue's time of the User Data event the kernel is routing, with the work that follows from it. */
+  private reactingToReport: number | undefined;
 
   /**
    * @param view - instruments, latest prices and the time
@@ -90,9 +94,7 @@ export class TrailingStopEmulator<O> {
       return { check: 'kernel.trailingStop', reason: `trailing stop ${intent.ref} ${problem}` };
     const tick = (this.view.instrument(intent.sym) as InstrumentSpec).tickSize;
     const now = this.view.now();
-    const reacting = this.reactingToClose;
-    const madeFor = reacting === undefined || reacting > now ? now : reacting;
-    const held = holdTrailingStop(owner, strategyId, intent, spec, tick, now, madeFor);
+    const held = holdTrailingStop(owner, strategyId, intent, spec, tick, now, this.madeFor(intent.sym, now));
     this.open.set(intent.ref, held);
     const list = this.bySym.get(intent.sym);
     if (list === undefined) this.bySym.set(intent.sym, [held]);
@@ -212,6 +214,17 @@ export class TrailingStopEmulator<O> {
    */
   beginTurn(): void {
     this.reactingToClose = undefined;
+    this.reactingToReport = undefined;
+  }
+
+  /**
+   * The kernel routes a User Data event the venue stamped at `ts` (a new turn, after
+   * {@link beginTurn}). On bar data the venue reports a fill as it matches a bar, stamped inside
+   * or at the start of it; the report may reach the kernel a little after the bar itself.
+   * @param ts - the event's venue time, epoch ms
+   */
+  onUserEvent(ts: number): void {
+    this.reactingToReport = ts;
   }
 
   /**
@@ -228,7 +241,11 @@ export class TrailingStopEmulator<O> {
    * venue algo order sent at the same moment does on the simulated venue. A stop made while the
    * kernel handles a bar's delivery (the strategies' reaction to the bar, and the denials and stop
    * statuses that follow from it) counts as made at that bar's close, however long the reaction
-   * took on a paper or live clock, so it meets the sym's next bar from its open.
+   * took on a paper or live clock, so it meets the sym's next bar from its open. One made on a
+   * fill or other User Data event of something that happened before the sym's latest bar closed
+   * counts as made when the kernel got that bar ({@link onUserEvent}): so it meets the next bar,
+   * as the fill reported with that bar would on the simulated venue, even when the report reached
+   * a paper or live kernel a few ms after the bar.
    * Only the finest interval of the feed counts, so overlapping bars do not walk twice.
    * @param bar - a closed bar of the feed
    * @param hadTrades - whether the sym ever had a trade (its stops then trail the trades only)
@@ -239,6 +256,7 @@ export class TrailingStopEmulator<O> {
     const finest = this.finestBar.get(bar.sym);
     if (finest !== undefined && ms > finest) return;
     this.finestBar.set(bar.sym, ms);
+    this.barClose.set(bar.sym, bar.openTime + ms);
     const previousSeenAt = this.barSeenAt.get(bar.sym);
     this.barSeenAt.set(bar.sym, this.view.now());
     if (this.open.size === 0 || hadTrades) return;
@@ -249,6 +267,21 @@ export class TrailingStopEmulator<O> {
       const held = list[i] as HeldTrailingStop<O>;
       if (held.spec.triggerOn === 'last' && held.madeFor <= cutoff && this.walk(held, bar)) i--;
     }
+  }
+
+  /**
+   * When a stop made now counts as made for the bar cutoff: in reaction to a bar's delivery, at
+   * that bar's close; in reaction to a User Data event of something that happened before the
+   * sym's latest bar closed (a fill the venue reported as it matched that bar), when the kernel
+   * got that bar, however late the report came after it; otherwise now.
+   */
+  private madeFor(sym: string, now: number): number {
+    const close = this.reactingToClose;
+    if (close !== undefined) return Math.min(now, close);
+    const report = this.reactingToReport;
+    const latestClose = this.barClose.get(sym);
+    if (report === undefined || latestClose === undefined || report >= latestClose) return now;
+    return Math.min(now, this.barSeenAt.get(sym) ?? now);
   }
 
   /** @returns true when the stop triggered on the bar's path */

@@ -86,6 +86,70 @@ describe('live (barReactionMs 0): a trailing stop placed on a bar close', () => 
   });
 });
 
+/** An emulator on a wall clock the test moves, with no reaction allowance (live, default paper). */
+function liveRig() {
+  const rig = { wall: 0, released: [] as string[] };
+  const closedBars = new Map<string, BarEvent>();
+  const emulator = new TrailingStopEmulator<string>(
+    {
+      now: () => rig.wall,
+      instrument: () => anInstrument(BTC),
+      trades: new Map(),
+      marks: new Map(),
+      quotes: new Map(),
+      closedBars,
+    },
+    { release: (_o, intent) => rig.released.push(intent.ref), changed: () => {} },
+    0,
+  );
+  const bar = (at: number, openTime: number, ohlc: [number, number, number, number]) => {
+    rig.wall = at;
+    emulator.beginTurn();
+    const event = aFeedBar(openTime, [...ohlc, 1]);
+    emulator.onBar(event, false);
+    closedBars.set(BTC, event);
+  };
+  return { rig, emulator, bar };
+}
+
+// The entry sent on bar 0's close fills at bar 1's open T+60s (the venue stamps it then) and is
+// reported as the venue matches bar 1, at its close T+120s. A stop placed on that fill did not
+// exist while bar 1 traded; it meets bar 2 from its open, whichever of the report and bar 1 reached
+// the kernel first (backtests: test/core/kernel/trailing-stop-placed-on-fill-bars.test.ts).
+describe('live (barReactionMs 0): a trailing stop placed on a fill the venue reported with a bar', () => {
+  const T = 1_700_000_040_000;
+  for (const reportFirst of [true, false])
+    it(`sits out the bar that made the fill and meets the next one (report ${reportFirst ? 'before' : 'after'} the bar)`, () => {
+      const { rig, emulator, bar } = liveRig();
+      bar(T + 60_150, T, [100, 100, 100, 100]);
+      const placeOnFill = () => {
+        emulator.beginTurn();
+        emulator.onUserEvent(T + 60_000);
+        expect(emulator.accept('owner', 's', stopIntent('ts1'))).toBeUndefined();
+      };
+      rig.wall = T + 120_140;
+      if (reportFirst) placeOnFill();
+      bar(T + 120_150, T + 60_000, [100, 100, 90, 95]);
+      expect(rig.released).toEqual([]);
+      rig.wall = T + 120_153;
+      if (!reportFirst) placeOnFill();
+      bar(T + 180_150, T + 120_000, [95, 96, 90, 91]);
+      expect(rig.released).toEqual(['ts1']);
+    });
+
+  it('a stop placed on a report of something inside the bar in progress sits that bar out', () => {
+    const { rig, emulator, bar } = liveRig();
+    bar(T + 60_150, T, [100, 100, 100, 100]);
+    // an order acknowledged 30 s into bar 1
+    rig.wall = T + 90_050;
+    emulator.beginTurn();
+    emulator.onUserEvent(T + 90_000);
+    expect(emulator.accept('owner', 's', stopIntent('ts1'))).toBeUndefined();
+    bar(T + 120_150, T + 60_000, [100, 100, 90, 95]);
+    expect(rig.released).toEqual([]);
+  });
+});
+
 function stopIntent(ref: string): PlaceOrderIntent {
   return {
     kind: 'placeOrder',
