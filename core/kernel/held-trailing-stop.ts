@@ -15,6 +15,11 @@ export interface HeldTrailingStop<O> {
   readonly level: TrailingLevel;
   readonly tick: InstrumentSpec['tickSize'];
   readonly createAt: number;
+  /**
+   * When, on the kernel's clock, the stop counts as made for the bar cutoff: its `createAt`, or
+   * the close of the bar whose delivery it was made in reaction to when that was earlier.
+   */
+  readonly madeFor: number;
   status: TrailingStopStatus;
   updateAt: number;
   crossPrice: number;
@@ -28,6 +33,7 @@ export interface HeldTrailingStop<O> {
  * @param spec - its `trailingStop`
  * @param tick - the tick size of its sym
  * @param now - the kernel's time, epoch ms
+ * @param madeFor - when it counts as made for the bar cutoff, epoch ms (at most `now`)
  * @returns the held stop
  */
 export function holdTrailingStop<O>(
@@ -37,6 +43,7 @@ export function holdTrailingStop<O>(
   spec: TrailingStopSpec,
   tick: InstrumentSpec['tickSize'],
   now: number,
+  madeFor: number,
 ): HeldTrailingStop<O> {
   return {
     owner,
@@ -52,6 +59,7 @@ export function holdTrailingStop<O>(
       ...(spec.activationPrice === undefined ? {} : { activationPrice: spec.activationPrice.toNumber() }),
     }),
     createAt: now,
+    madeFor,
     status: 'PENDING',
     updateAt: now,
     crossPrice: Number.NaN,

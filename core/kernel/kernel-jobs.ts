@@ -6,6 +6,7 @@ import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
 import type { TrailingStop } from './trailing-stop.ts';
+import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import type { UserDataRouting } from './user-data-routing.ts';
 import type { VenueConnectivity } from './venue-connectivity.ts';
 import type { WarmUpPhase } from './warm-up-phase.ts';
@@ -36,6 +37,8 @@ export interface KernelJobParts {
   readonly equity: EquityObservations;
   /** Whether the warm-up holds the time (only its events move it then). */
   readonly warmUp: WarmUpPhase;
+  /** The emulated trailing stops, told when a turn begins that is no reaction to a bar delivered before. */
+  readonly emulator: TrailingStopEmulator<StrategyRunner>;
 }
 
 /** Where the kernel is in its life, and how it fires a timer. */
@@ -59,6 +62,8 @@ export interface KernelJobPhase {
  * @param phase - where the kernel is in its life
  */
 export function handleJob(job: KernelJob, parts: KernelJobParts, phase: KernelJobPhase): void {
+  // A denial or a stop's status follows from the work before it; anything else starts a new turn.
+  if (job.kind !== 'deliverDenial' && job.kind !== 'deliverTrailingStop') parts.emulator.beginTurn();
   switch (job.kind) {
     case 'deliverDenial':
       job.runner.deliverDenial(job.denial);
@@ -92,6 +97,7 @@ export function handleJob(job: KernelJob, parts: KernelJobParts, phase: KernelJo
     if (!parts.warmUp.active) parts.equity.marketMoved();
     return;
   }
+  parts.emulator.onUserEvent(job.ts);
   if (phase.strategiesStarted) parts.userRouting.route(job);
   else parts.userRouting.fold(job);
 }

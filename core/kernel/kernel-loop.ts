@@ -39,6 +39,7 @@ export class KernelLoop {
    */
   readonly fireTimer = (timer: ScheduledTimer): boolean => {
     const runner = this.parts.runners[timer.owner] as StrategyRunner;
+    this.parts.emulator.beginTurn();
     runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
     this.work.drainPending();
     return runner.live;

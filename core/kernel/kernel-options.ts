@@ -132,7 +132,8 @@ export interface KernelOptions {
    * the previous bar (on Keel's simulated and paper venues, the latency model's longest
    * market-data or User Data delay), so an emulated stop and a venue algo order made at the same
    * moment meet the same bars. Default 0 (live): a stop made by the time the kernel got the
-   * previous bar meets the next one (`TrailingStopEmulator.onBar`).
+   * previous bar, or in reaction to that bar or to a fill reported with it, meets the next one
+   * (`TrailingStopEmulator.onBar`).
    */
   readonly barReactionMs?: number;
 }

@@ -156,6 +156,7 @@ export class Kernel {
       userRouting: paths.userRouting,
       equity: paths.equity,
       warmUp: this.warmUp,
+      emulator: this.emulator,
     });
   }
 

@@ -29,10 +29,12 @@ export interface OrderInputBase {
   /**
    * Caller reference (clientOrderId, <= 40 chars), usable once per run; generated from the
    * strategy id when omitted: `{id}-{counter in base 36}` in backtests, `{id}-{run tag}-{counter}`
-   * in paper and live. A reference of that generated form, this strategy's or another's (`mm-7`,
-   * `mm-tk3x9a4f-7`), is refused (`kernel.ref`: "has the form of this strategy's generated
-   * references"), the same in every mode, so it never meets one generated later; any other, even
-   * one starting with the strategy id (`mm-bid-1`, `mm-BUY-1`), is sent as given.
+   * in paper and live. A reference of a generated form of one of the run's strategies is refused
+   * (`kernel.ref`: "has the form of this strategy's generated references"), so it never meets one
+   * generated later: the untagged form (`mm-7`, and `mm-bid`, all base 36 after the id) in every
+   * mode, a tagged one (`mm-tk3x9a4f-7`) only in the run of that tag (elsewhere it is a custom
+   * reference). Any other, even one starting with the strategy id (`mm-bid-1`, `mm-BUY-1`), is
+   * sent as given.
    */
   readonly ref?: string;
   /**

@@ -18,11 +18,12 @@ function isCounterAfter(ref: string, prefix: string): boolean {
 }
 
 /**
- * Whether a reference has the form of a strategy's generated references, the same in every mode:
- * `{id}-{counter}` (a backtest's) or, in a run with a tag, `{id}-{runId}-{counter}`, the counter in
- * base 36 as `Number.prototype.toString(36)` writes it (0-9 and a-z, no leading 0). So a custom
- * reference a backtest refuses is refused in paper and live too, and one that merely starts with
- * `{id}-` (`pmm-bid-1`, `pmm-BUY-1`) is refused in none.
+ * Whether a reference has the form of a strategy's generated references: `{id}-{counter}` (a
+ * backtest's) in every mode or, in a run with a tag, `{id}-{runId}-{counter}` with this run's tag
+ * only (another tag's form is a custom reference here), the counter in base 36 as
+ * `Number.prototype.toString(36)` writes it (0-9 and a-z, no leading 0: `pmm-bid` has the form).
+ * So a custom reference a backtest refuses is refused in paper and live too, and one that merely
+ * starts with `{id}-` (`pmm-bid-1`, `pmm-BUY-1`) is refused in none.
  * @param ref - a caller reference
  * @param id - the strategy id
  * @param prefix - the strategy's prefix (`{id}-` or `{id}-{runId}-`)

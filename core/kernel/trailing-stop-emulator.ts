@@ -53,12 +53,22 @@ export class TrailingStopEmulator<O> {
   private readonly finestBar = new Map<string, number>();
   /** The kernel's time when it got the latest finest feed bar of each sym, epoch ms. */
   private readonly barSeenAt = new Map<string, number>();
+  /** The close time of the latest finest feed bar of each sym, epoch ms. */
+  private readonly barClose = new Map<string, number>();
+  /**
+   * The close time of the bar whose delivery the kernel is handling, with the work that follows
+   * from it ({@link beginTurn}); undefined in any other turn.
+   */
+  private reactingToClose: number | undefined;
+  /** The venue's time of the User Data event the kernel is routing, with the work that follows from it. */
+  private reactingToReport: number | undefined;
 
   /**
    * @param view - instruments, latest prices and the time
    * @param outlet - where released orders and status changes go
    * @param reactionMs - on bar data, how long after the kernel got a bar a stop made then still
-   *   meets the sym's next bar from its open (the kernel's `barReactionMs`; 0 live)
+   *   meets the sym's next bar from its open (the kernel's `barReactionMs`; 0 live); a stop made
+   *   in reaction to the bar's delivery meets it whatever the allowance ({@link beginTurn})
    */
   constructor(
     private readonly view: EmulatorView,
@@ -83,7 +93,8 @@ export class TrailingStopEmulator<O> {
     if (problem !== undefined || spec === undefined)
       return { check: 'kernel.trailingStop', reason: `trailing stop ${intent.ref} ${problem}` };
     const tick = (this.view.instrument(intent.sym) as InstrumentSpec).tickSize;
-    const held = holdTrailingStop(owner, strategyId, intent, spec, tick, this.view.now());
+    const now = this.view.now();
+    const held = holdTrailingStop(owner, strategyId, intent, spec, tick, now, this.madeFor(intent.sym, now));
     this.open.set(intent.ref, held);
     const list = this.bySym.get(intent.sym);
     if (list === undefined) this.bySym.set(intent.sym, [held]);
@@ -196,6 +207,27 @@ export class TrailingStopEmulator<O> {
   }
 
   /**
+   * The kernel starts handling a new event, timer wake-up or change of the venue's streams (not
+   * the denials and stop statuses that follow from the work before): a stop made from here on is
+   * no longer a reaction to the latest bar's delivery, unless this turn delivers a bar itself
+   * ({@link onBar}). The per-event path.
+   */
+  beginTurn(): void {
+    this.reactingToClose = undefined;
+    this.reactingToReport = undefined;
+  }
+
+  /**
+   * The kernel routes a User Data event the venue stamped at `ts` (a new turn, after
+   * {@link beginTurn}). On bar data the venue reports a fill as it matches a bar, stamped inside
+   * or at the start of it; the report may reach the kernel a little after the bar itself.
+   * @param ts - the event's venue time, epoch ms
+   */
+  onUserEvent(ts: number): void {
+    this.reactingToReport = ts;
+  }
+
+  /**
    * A closed feed bar moves the `last` stops of a sym that never had a trade (bar-only data):
    * the bar is walked favourable extreme first - open, high, low, close for a SELL stop; open,
    * low, high, close for a BUY stop (Keel's choice). A bar does not say which extreme came first;
@@ -206,16 +238,25 @@ export class TrailingStopEmulator<O> {
    * the kernel knows the bar.
    * Only a stop that existed when the bar opened meets it ({@link barCutoff}): one made later (from
    * a timer or on an event inside the bar) sits the bar out and meets the sym's next bar, as a
-   * venue algo order sent at the same moment does on the simulated venue.
+   * venue algo order sent at the same moment does on the simulated venue. A stop made while the
+   * kernel handles a bar's delivery (the strategies' reaction to the bar, and the denials and stop
+   * statuses that follow from it) counts as made at that bar's close, however long the reaction
+   * took on a paper or live clock, so it meets the sym's next bar from its open. One made on a
+   * fill or other User Data event of something that happened before the sym's latest bar closed
+   * counts as made when the kernel got that bar ({@link onUserEvent}): so it meets the next bar,
+   * as the fill reported with that bar would on the simulated venue, even when the report reached
+   * a paper or live kernel a few ms after the bar.
    * Only the finest interval of the feed counts, so overlapping bars do not walk twice.
    * @param bar - a closed bar of the feed
    * @param hadTrades - whether the sym ever had a trade (its stops then trail the trades only)
    */
   onBar(bar: BarEvent, hadTrades: boolean): void {
     const ms = BAR_INTERVAL_MS[bar.interval];
+    this.reactingToClose = bar.openTime + ms;
     const finest = this.finestBar.get(bar.sym);
     if (finest !== undefined && ms > finest) return;
     this.finestBar.set(bar.sym, ms);
+    this.barClose.set(bar.sym, bar.openTime + ms);
     const previousSeenAt = this.barSeenAt.get(bar.sym);
     this.barSeenAt.set(bar.sym, this.view.now());
     if (this.open.size === 0 || hadTrades) return;
@@ -224,8 +265,23 @@ export class TrailingStopEmulator<O> {
     const cutoff = barCutoff(bar, previousSeenAt, this.reactionMs);
     for (let i = 0; i < list.length; i++) {
       const held = list[i] as HeldTrailingStop<O>;
-      if (held.spec.triggerOn === 'last' && held.createAt <= cutoff && this.walk(held, bar)) i--;
+      if (held.spec.triggerOn === 'last' && held.madeFor <= cutoff && this.walk(held, bar)) i--;
     }
+  }
+
+  /**
+   * When a stop made now counts as made for the bar cutoff: in reaction to a bar's delivery, at
+   * that bar's close; in reaction to a User Data event of something that happened before the
+   * sym's latest bar closed (a fill the venue reported as it matched that bar), when the kernel
+   * got that bar, however late the report came after it; otherwise now.
+   */
+  private madeFor(sym: string, now: number): number {
+    const close = this.reactingToClose;
+    if (close !== undefined) return Math.min(now, close);
+    const report = this.reactingToReport;
+    const latestClose = this.barClose.get(sym);
+    if (report === undefined || latestClose === undefined || report >= latestClose) return now;
+    return Math.min(now, this.barSeenAt.get(sym) ?? now);
   }
 
   /** @returns true when the stop triggered on the bar's path */
@@ -282,7 +338,8 @@ export class TrailingStopEmulator<O> {
 }
 
 /**
- * The latest time, on the kernel's clock, at which a stop still meets a bar from its open: the
+ * The latest time, on the kernel's clock, at which a stop still meets a bar from its open (a stop
+ * made in reaction to a bar's delivery counts as made at its close: {@link TrailingStopEmulator.onBar}): the
  * bar's open time, or when the kernel got the sym's previous bar if that was later, plus the
  * venue's reaction allowance. So a stop made on the previous bar's close, or on a fill the venue
  * reported with it, meets this bar whatever the latency; one made later (from a timer inside the
