@@ -195,7 +195,7 @@ export class IntentPipeline {
   /**
    * A reference may be used once per run. Generated ones (`{id}-{runId-}{n in base 36}`) are
    * redeemed from their strategy; others are remembered. A custom reference of that form, any
-   * strategy's ({@link hasGeneratedForm}, the same in every mode), is refused, so the two kinds
+   * strategy's ({@link hasGeneratedForm}: `{id}-{n}` in every mode, `{id}-{runId}-{n}` with this run's tag), is refused, so the two kinds
    * never collide; one that merely starts with `{id}-` (`pmm-bid-1`) is a custom reference.
    */
   private claimRef(runner: StrategyRunner, ref: string): KernelDenial | undefined {
