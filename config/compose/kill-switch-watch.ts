@@ -103,7 +103,9 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
     try {
       writeKillSwitchFile(path, text);
     } catch (error) {
-      const message = (error as Error).message;
+      // The write's error names the file already: say only what the file system answered.
+      const { cause } = error as Error;
+      const message = (cause instanceof Error ? cause : (error as Error)).message;
       if (message !== failure)
         logger.error(
           { file: path, err: message },
