@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runConfiguredSession } from '../../../config/compose/session-run.ts';
+import { UserDataJournal } from '../../../config/compose/user-data-journal.ts';
 import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
@@ -22,16 +23,13 @@ afterEach(() => {
       if (!before.includes(listener)) process.off(signal, listener);
 });
 
-describe('a session whose shutdown throws', () => {
-  it('removes the second-signal handlers it installed for the shutdown, and rejects with the error', async () => {
-    const dir = newDir();
-    const recording = await flatBarsRecordingIn(dir, 5, Date.UTC(2025, 0, 6), PERP);
-    // The HTML report goes under a path whose parent is a file: writing it fails, at the very end.
-    writeFileSync(join(dir, 'blocker'), '');
-    const file = join(dir, 'paper.yaml');
-    writeFileSync(
-      file,
-      `mode: paper
+/** A lockstep paper config of BUY_ONCE on a 5-bar recording, its HTML report at `html`. */
+async function sessionConfig(dir: string, html: string) {
+  const recording = await flatBarsRecordingIn(dir, 5, Date.UTC(2025, 0, 6), PERP);
+  const file = join(dir, 'paper.yaml');
+  writeFileSync(
+    file,
+    `mode: paper
 instruments:
   - sym: ${PERP}
     overrides: { tickSize: 0.01, lotSize: 1 }
@@ -44,13 +42,40 @@ paper:
   startingCash: { USDT: 10000 }
 logging: { level: silent }
 metrics: { enabled: false }
-report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'blocker', 'report.html'))} }
+report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(html)} }
 `,
-    );
-    const loaded = loadConfig(file);
-    if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
+  );
+  const loaded = loadConfig(file);
+  if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
+  return loaded;
+}
+
+describe('a session whose shutdown throws', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('removes the second-signal handlers it installed for the shutdown, and rejects with the error', async () => {
+    const dir = newDir();
+    const loaded = await sessionConfig(dir, join(dir, 'report.html'));
+    // A fault of Keel's own at the very end of the shutdown (a failed write is not one: it is reported).
+    vi.spyOn(UserDataJournal.prototype, 'finish').mockImplementation(() => {
+      throw new Error('the journal could not finish');
+    });
     before = signalListeners();
-    await expect(runConfiguredSession(loaded, { durationSec: 60 })).rejects.toThrow(/EEXIST/);
+    await expect(runConfiguredSession(loaded, { durationSec: 60 })).rejects.toThrow(/could not finish/);
     expect(signalListeners()).toEqual(before);
+  }, 60_000);
+
+  it('removes them too when its report cannot be written, and ends with what was not written', async () => {
+    const dir = newDir();
+    // The HTML report goes under a path whose parent is a file: writing it fails, at the very end.
+    writeFileSync(join(dir, 'blocker'), '');
+    const loaded = await sessionConfig(dir, join(dir, 'blocker', 'report.html'));
+    before = signalListeners();
+    const outcome = await runConfiguredSession(loaded, { durationSec: 60 });
+    expect(outcome.ok && outcome.outputsNotWritten).toMatch(/cannot write .*report\.html: EEXIST/);
+    expect(signalListeners()).toEqual(before);
+    if (outcome.ok) outcome.result.dispose?.();
   }, 60_000);
 });
