@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlgoOrder } from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
+import { FIRED_FILL, FIRED_ORDER, FIRED_STOP, FIRED_STOP_T0 } from '../../../kit/fired-stop-rig.ts';
 import { aSellStop } from '../../../kit/intent-builders.ts';
 import {
   holdAlgoPlaceReply,
@@ -8,7 +9,6 @@ import {
   type ScriptedVenueClient,
 } from '../../../kit/live-client-on-scripted-venue.ts';
 import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
-import { WIRE_ALGO_ORDER, WIRE_EXECUTION, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 /**
  * A stop is placed over REST (POST /api/v1/algo/order) with its trigger already met: the venue
@@ -27,15 +27,7 @@ describe('timing: algo order fires before its place reply arrives', () => {
       h.events.flatMap((e) =>
         e.kind === 'algoOrder' && e.algoOrder.clientAlgoOrderId === 'sl-1' ? [e.algoOrder] : [],
       );
-    const placed = {
-      ...WIRE_ALGO_ORDER,
-      algoOrderId: 'a-9',
-      clientAlgoOrderId: 'sl-1',
-      qty: '1',
-      triggerPrice: '90',
-      algoOrderState: 'NEW',
-      createAt: 1_700_000_000_000,
-    };
+    const placed = FIRED_STOP;
     const release = holdAlgoPlaceReply(h, placed);
 
     h.live.submit(approved(aSellStop({ ref: 'sl-1' })));
@@ -44,40 +36,8 @@ describe('timing: algo order fires before its place reply arrives', () => {
       'the POST',
     );
     // The venue fires it at once: the order it sent, filled, and the fill are pushed first.
-    h.ws.push({
-      channel: 'Orders',
-      ts: 1_700_000_000_010,
-      data: [
-        {
-          ...WIRE_ORDER,
-          orderId: 'o-sl',
-          clientOrderId: '',
-          side: 'SELL',
-          orderType: 'MARKET',
-          orderState: 'FILLED',
-          orderQty: '1',
-          executedQty: '1',
-          algoOrderId: 'a-9',
-          createAt: 1_700_000_000_005,
-          updateAt: 1_700_000_000_010,
-        },
-      ],
-    });
-    h.ws.push({
-      channel: 'Trades',
-      ts: 1_700_000_000_010,
-      data: [
-        {
-          ...WIRE_EXECUTION,
-          transactionId: 't-sl',
-          orderId: 'o-sl',
-          clientOrderId: '',
-          side: 'SELL',
-          quantity: '1',
-          timestamp: 1_700_000_000_010,
-        },
-      ],
-    });
+    h.ws.push({ channel: 'Orders', ts: FIRED_STOP_T0 + 10, data: [FIRED_ORDER] });
+    h.ws.push({ channel: 'Trades', ts: FIRED_STOP_T0 + 10, data: [FIRED_FILL] });
     await waitFor(
       () => h.events.some((e) => e.kind === 'execution' && e.execution.transactionId === 't-sl'),
       'the pushes',
