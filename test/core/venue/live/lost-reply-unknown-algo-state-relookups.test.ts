@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { D, type StrategyIntent, type UserEvent } from '../../../../core/model/index.ts';
+import type { StrategyIntent, UserEvent } from '../../../../core/model/index.ts';
 import type { VenueRestClient } from '../../../../core/venue/index.ts';
 import { LoanReadOrder } from '../../../../core/venue/live/loan-read-order.ts';
 import { resolveLostReply } from '../../../../core/venue/live/lost-reply-resolution.ts';
+import { aSellStop } from '../../../kit/intent-builders.ts';
 import { WIRE_ALGO_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 const NOW = 1_700_000_000_000;
@@ -12,20 +13,7 @@ const WIRE = { ...WIRE_ALGO_ORDER, algoOrderId: 'a-1', clientAlgoOrderId: 'algo-
 
 const placement: StrategyIntent = {
   strategyId: 's',
-  intent: {
-    kind: 'placeAlgoOrder',
-    ref: 'algo-1',
-    sym: WIRE.sym,
-    side: 'SELL',
-    algoOrderType: 'TRIGGER',
-    conditionType: 'LTE',
-    triggerType: 'LastPrice',
-    triggerPrice: D('90'),
-    price: D('0'),
-    qty: D('1'),
-    reduceOnly: false,
-    positionSide: 'NONE',
-  },
+  intent: aSellStop({ ref: 'algo-1', sym: WIRE.sym, reduceOnly: false }),
 };
 
 /** Resolves a lost placement on a venue answering its algo order in these states, one per lookup (the last repeated). */

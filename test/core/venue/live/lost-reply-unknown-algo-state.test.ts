@@ -5,6 +5,7 @@ import type { VenueRestClient } from '../../../../core/venue/index.ts';
 import { LoanReadOrder } from '../../../../core/venue/live/loan-read-order.ts';
 import { lookUpLostCommand } from '../../../../core/venue/live/lost-reply-lookups.ts';
 import { algoOrderFromWire } from '../../../../core/venue/mapping/user-data-mapping.ts';
+import { aSellStop } from '../../../kit/intent-builders.ts';
 import { WIRE_ALGO_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 const NOW = 1_700_000_000_000;
@@ -37,20 +38,7 @@ const algoStates = (events: readonly UserEvent[]) =>
  */
 describe('lost-reply lookups: an algo order in a state Keel does not know', () => {
   it('a lost placement took effect, and its algo order is reported ended, not open', async () => {
-    const intent: Intent = {
-      kind: 'placeAlgoOrder',
-      ref: 'algo-1',
-      sym: WIRE.sym,
-      side: 'SELL',
-      algoOrderType: 'TRIGGER',
-      conditionType: 'LTE',
-      triggerType: 'LastPrice',
-      triggerPrice: D('90'),
-      price: D('0'),
-      qty: D('1'),
-      reduceOnly: false,
-      positionSide: 'NONE',
-    };
+    const intent: Intent = aSellStop({ ref: 'algo-1', sym: WIRE.sym, reduceOnly: false });
     const verdict = await lookUpLostCommand(intent, context);
     expect(verdict.applied).toBe(true);
     expect(algoStates(verdict.events)).toEqual(['CANCELLED']);
