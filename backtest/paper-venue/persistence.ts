@@ -6,10 +6,11 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type { TimerPort } from '../../core/venue/index.ts';
+import { FileWriteError } from '../report/index.ts';
 import { type CommandName, isCommandName } from './command-table.ts';
 import type { Params } from './request-fields.ts';
 
@@ -116,21 +117,16 @@ export function savedText(path: string): string | undefined {
  * @param path - the file
  * @param text - its text
  * @param mode - its permissions when it is created (e.g. 0o600 for one holding credentials)
- * @throws Error naming the file (its `code` the file system's, e.g. ENOSPC) when it cannot be
- *   written; the old file is left as it was and the temporary one removed
+ * @throws FileWriteError naming the file (its `code` the file system's, e.g. ENOSPC) when it
+ *   cannot be written; the old file is left as it was and the temporary one removed
  */
 export function writeWhole(path: string, text: string, mode?: number): void {
   const temporary = `${path}.tmp`;
   try {
     const fd = openSync(temporary, 'w', mode);
     try {
-      const bytes = Buffer.from(text, 'utf8');
-      let offset = 0;
-      while (offset < bytes.length) {
-        const written = writeSync(fd, bytes, offset, bytes.length - offset);
-        if (written === 0) throw new Error('the disk took no more bytes');
-        offset += written;
-      }
+      // writeFileSync carries a write the file system cuts short on from where it stopped.
+      writeFileSync(fd, text);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -142,9 +138,7 @@ export function writeWhole(path: string, text: string, mode?: number): void {
     } catch {
       // A directory in the way stays: the error below names the file it blocks.
     }
-    throw Object.assign(new Error(`cannot write ${path}: ${(error as Error).message}`, { cause: error }), {
-      code: (error as NodeJS.ErrnoException).code,
-    });
+    throw new FileWriteError(path, error);
   }
 }
 

@@ -1,7 +1,7 @@
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { commitTogether, type StagedFile } from './commit-together.ts';
-import { FileWriteError, writingFile } from './file-write-error.ts';
+import { writingFile } from './file-write-error.ts';
 import { removeStaleStagedFiles, stagedNameOf } from './staged-name.ts';
 
 /** Characters gathered before one write to disk. */
@@ -38,12 +38,12 @@ export async function stageTextFile(
       size += chunk.length;
       if (size >= WRITE_CHARS) {
         signal?.throwIfAborted();
-        await writeAll(handle, path, pending.join(''));
+        await writingFile(path, () => handle.writeFile(pending.join('')));
         pending = [];
         size = 0;
       }
     }
-    if (pending.length > 0) await writeAll(handle, path, pending.join(''));
+    if (pending.length > 0) await writingFile(path, () => handle.writeFile(pending.join('')));
     await writingFile(path, () => handle.sync());
   } catch (error) {
     await handle.close().catch(() => {});
@@ -67,19 +67,6 @@ export async function stageTextFile(
       if (!committed) await rm(temporary, { force: true });
     },
   };
-}
-
-/** Writes all of `text`: a write the file system cuts short (a disk filling up) is carried on from where it stopped. */
-async function writeAll(handle: FileHandle, path: string, text: string): Promise<void> {
-  const bytes = Buffer.from(text, 'utf8');
-  let offset = 0;
-  while (offset < bytes.length) {
-    const { bytesWritten } = await writingFile(path, () =>
-      handle.write(bytes, offset, bytes.length - offset),
-    );
-    if (bytesWritten === 0) throw new FileWriteError(path, 'the disk took no more bytes');
-    offset += bytesWritten;
-  }
 }
 
 /**
