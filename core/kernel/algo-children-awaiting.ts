@@ -1,3 +1,5 @@
+import { HeldGroups } from './held-groups.ts';
+
 /**
  * How many orders naming an algo order the kernel has not seen yet are held for it (see
  * {@link AlgoChildrenAwaiting}). Keel's choice: an algo order's report trails the order it sends
@@ -17,12 +19,14 @@ export const AWAITING_ALGO_CHILDREN_KEPT = 1_000;
  */
 export class AlgoChildrenAwaiting {
   /** The keys of the held orders, by the algoOrderId they name, in the order first seen. */
-  private readonly byAlgo = new Map<string, string[]>();
-  /** The algoOrderId each held order names, by its key, oldest first. */
-  private readonly algoOf = new Map<string, string>();
+  private readonly byAlgo: HeldGroups<string>;
+  /** The keys of the held orders. */
+  private readonly held = new Set<string>();
 
   /** @param kept - how many orders are held at most */
-  constructor(private readonly kept = AWAITING_ALGO_CHILDREN_KEPT) {}
+  constructor(kept = AWAITING_ALGO_CHILDREN_KEPT) {
+    this.byAlgo = new HeldGroups(kept);
+  }
 
   /**
    * Holds an order until the algo order it names is reported.
@@ -30,12 +34,10 @@ export class AlgoChildrenAwaiting {
    * @param algoOrderId - the algo order it names
    */
   hold(key: string, algoOrderId: string): void {
-    if (this.algoOf.has(key)) return;
-    this.algoOf.set(key, algoOrderId);
-    const keys = this.byAlgo.get(algoOrderId);
-    if (keys === undefined) this.byAlgo.set(algoOrderId, [key]);
-    else keys.push(key);
-    if (this.algoOf.size > this.kept) this.forgetOldest();
+    if (this.held.has(key)) return;
+    this.held.add(key);
+    const forgotten = this.byAlgo.add(algoOrderId, key);
+    if (forgotten !== undefined) this.held.delete(forgotten);
   }
 
   /**
@@ -43,7 +45,7 @@ export class AlgoChildrenAwaiting {
    * @returns whether the order waits for the algo order it names
    */
   awaits(key: string): boolean {
-    return this.algoOf.has(key);
+    return this.held.has(key);
   }
 
   /**
@@ -52,21 +54,8 @@ export class AlgoChildrenAwaiting {
    * @returns their keys, in the order first seen (empty when none waited)
    */
   take(algoOrderId: string): readonly string[] {
-    const keys = this.byAlgo.get(algoOrderId);
-    if (keys === undefined) return [];
-    this.byAlgo.delete(algoOrderId);
-    for (const key of keys) this.algoOf.delete(key);
+    const keys = this.byAlgo.take(algoOrderId);
+    for (const key of keys) this.held.delete(key);
     return keys;
-  }
-
-  private forgetOldest(): void {
-    const oldest = this.algoOf.entries().next();
-    if (oldest.done === true) return;
-    const [key, algoOrderId] = oldest.value;
-    this.algoOf.delete(key);
-    const keys = this.byAlgo.get(algoOrderId) ?? [];
-    const left = keys.filter((k) => k !== key);
-    if (left.length === 0) this.byAlgo.delete(algoOrderId);
-    else this.byAlgo.set(algoOrderId, left);
   }
 }
