@@ -2,11 +2,12 @@ import {
   closeSync,
   existsSync,
   fstatSync,
+  fsyncSync,
   ftruncateSync,
   openSync,
   readSync,
   renameSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { MessageSource } from './recorded-message.ts';
@@ -165,21 +166,25 @@ export class RecordingWriter {
     if (this.pending.length === 0) return;
     const text = Buffer.from(this.pending, 'utf8');
     this.pending = '';
-    writeFully(this.fd, this.gzip ? gzipSync(text) : text);
+    // writeFileSync on a descriptor carries a write the file system cuts short on from where it stopped.
+    writeFileSync(this.fd, this.gzip ? gzipSync(text) : text);
   }
 
-  /** Flushes and closes the file; further appends throw. Closing twice is harmless. */
+  /**
+   * Flushes, syncs the file to disk and closes it; further appends throw. Closing twice is
+   * harmless. The sync makes a closed recording survive a power cut, not only a crash, and lets a
+   * repaired gzip file replace the damaged one only once its lines are on disk.
+   */
   close(): void {
     if (this.closed) return;
     this.flush();
-    closeSync(this.fd);
-    this.closed = true;
+    try {
+      fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+      this.closed = true;
+    }
   }
-}
-
-function writeFully(fd: number, bytes: Uint8Array): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 /** Cuts a plain recording back to its last newline, so appended lines start on a fresh line. */

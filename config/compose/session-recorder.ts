@@ -145,14 +145,15 @@ export class SessionRecorder {
     ];
   }
 
-  /** Writes what is buffered, then closes the file. Closing twice is harmless; so is closing after a failed write. */
+  /** Writes what is buffered, syncs and closes the file. Closing twice is harmless; so is closing after a failed write. */
   close(): void {
     clearInterval(this.flushTimer);
-    this.writing(() => this.writer.flush());
+    // Closing writes and syncs the file: a failure there is told like any other failed write.
+    if (this.writing(() => this.writer.close())) return;
     try {
       this.writer.close();
     } catch {
-      // Only a failed write can make closing fail, and that is already told.
+      // The recording had already failed (and was told); closing only releases the file.
     }
   }
 

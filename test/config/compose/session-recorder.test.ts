@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readRecords } from '../../../backtest/recording/index.ts';
 import { SessionRecorder } from '../../../config/compose/session-recorder.ts';
+import { fsSyncWatchedPerTest } from '../../kit/fs-sync-watch.ts';
 
 const HEADER = { venue: 'test', symbols: ['BTC'], startTime: 0, synthetic: true };
 
@@ -13,6 +14,8 @@ async function framesIn(path: string): Promise<unknown[]> {
   for await (const record of readRecords(path)) frames.push(record.msg);
   return frames;
 }
+
+const watchSyncAndClose = fsSyncWatchedPerTest();
 
 describe('session recorder', () => {
   let dir: string;
@@ -95,5 +98,23 @@ describe('session recorder', () => {
     const kept = await framesIn(path);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(10);
+  });
+
+  it('tells a recording that cannot be synced to disk at its close, and warns that it may be incomplete', async () => {
+    const path = join(dir, 's.jsonl');
+    const told: string[] = [];
+    const recorder = await SessionRecorder.open(path, HEADER, () => Date.UTC(2026, 0, 2), {
+      onFailure: (message) => told.push(message),
+    });
+    recorder.tap({ source: 'market', recvTs: 0, text: '{"ok":1}' });
+    const calls = watchSyncAndClose(true);
+    recorder.close();
+    expect(calls.map((c) => c.split(' ')[0])).toEqual(['sync', 'close']);
+    expect(told).toEqual([
+      expect.stringMatching(/cannot write the recording .*s\.jsonl \(EIO: i\/o error, fsync\)/),
+    ]);
+    expect(recorder.warnings()).toEqual([
+      expect.stringContaining('is incomplete: writing it failed at 2026-01-02'),
+    ]);
   });
 });
