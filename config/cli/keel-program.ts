@@ -156,9 +156,15 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .command('report')
     .description('rebuild the HTML report from a saved result')
     .argument('<result>', 'the result JSON a run or backtest wrote')
+    .argument('[out]', 'HTML file to write, as --out gives it (default: next to the result)')
     .option('--out <file>', 'HTML file to write (default: next to the result)')
-    .action(async (result: string, opts: { out?: string }) => {
-      exit(await reportCommand({ result, out: opts.out }, io));
+    .action(async (result: string, out: string | undefined, opts: { out?: string }) => {
+      exit(
+        await reportCommand(
+          { result, out: out ?? opts.out, bothOuts: out !== undefined && opts.out !== undefined },
+          io,
+        ),
+      );
     });
 
   program

@@ -11,17 +11,11 @@ import { formatStrategyFault } from '../result/strategy-fault-record.ts';
 import { writeTextFile } from '../result/write-text-file.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { algoOrdersSection, denialsSection, trailingStopsSection } from './activity-tables.ts';
-import { type ChartData, chartData } from './chart-data.ts';
+import { chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
+import { chartsSection } from './charts-section.ts';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape-html.ts';
-import {
-  formatDuration,
-  formatInterval,
-  formatMoney,
-  formatPercent,
-  formatPrice,
-  formatTime,
-} from './format-values.ts';
+import { formatDuration, formatMoney, formatPercent, formatPrice, formatTime } from './format-values.ts';
 import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
 import { warningsAndNotes } from './post-only-rejections.ts';
 import { REPORT_CSS } from './report-style.ts';
@@ -178,31 +172,6 @@ function statsSection(result: BacktestResult, settleAsset: string): string {
   return `<section id="stats"><h2>Statistics</h2><table class="stats"><tbody>\n${rows}\n</tbody></table></section>`;
 }
 
-function markersNote(series: ChartData['prices'][number]): string {
-  if (series.markers.length >= series.fillCount) return '';
-  return `<p class="muted fills-shown">Fill markers: ${series.markers.length} of ${series.fillCount} shown (an evenly spaced selection); every fill is in fills.csv and result.json.</p>`;
-}
-
-/**
- * A price chart's title: the line is a sample (bucket closes) with the drawn fills' own prices put
- * in, e.g. `BTC price (bucket closes every 32 min, plus fill prices) and fills`.
- */
-function priceChartTitle(sym: string, bucketMs: number | undefined): string {
-  const closes =
-    bucketMs === undefined ? 'sampled bucket closes' : `bucket closes every ${formatInterval(bucketMs)}`;
-  return `${sym} price (${closes}, plus fill prices) and fills`;
-}
-
-function chartsSection(result: BacktestResult, charts: ChartData): string {
-  const prices = result.prices
-    .map(
-      (p, i) =>
-        `<div class="chart-title">${e(priceChartTitle(p.sym, p.bucketMs))}</div>${charts.prices[i] === undefined ? '' : markersNote(charts.prices[i])}<div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
-    )
-    .join('');
-  return `<section id="charts"><h2>Charts</h2>${prices}<div class="chart-title">Equity</div><div class="chart" id="equity-chart" data-chart="equity"></div><div class="chart-title">Drawdown [%]</div><div class="chart" id="drawdown-chart" data-chart="drawdown"></div></section>`;
-}
-
 /**
  * Renders a backtest result as one self-contained HTML page that opens offline: the
  * lightweight-charts library and all data are inlined. It shows the assumptions (data, fill,
@@ -240,7 +209,7 @@ ${synthetic}
 ${problemBanners(result, settleAsset)}
 <div class="errors" id="keel-errors" hidden></div>
 ${assumptionsSection(result)}
-${chartsSection(result, charts)}
+${chartsSection(result, charts, settleAsset)}
 ${statsSection(result, settleAsset)}
 ${tradesSection(result, settleAsset)}
 ${algoOrdersSection(result)}${trailingStopsSection(result)}

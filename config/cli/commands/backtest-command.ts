@@ -4,6 +4,7 @@ import {
   denialSummary,
   formatMoney,
   formatPercent,
+  formatRatio,
   formatStrategyFault,
   formatStrategyRejection,
   liquidationNotice,
@@ -38,6 +39,21 @@ export interface BacktestOptions {
 function day(ts: number): string {
   const iso = new Date(ts).toISOString();
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
+}
+
+/**
+ * The summary's headline figures, each written by the formatter the HTML report's statistics use
+ * for it, so the terminal and the report never print the same figure two ways.
+ * @param result - the result
+ * @param settle - the account currency
+ * @returns e.g. `  fills 14, trades 7, return 12.86 %, final equity 11285.81 USDT, sharpe 0.012`
+ */
+export function figuresLine(result: BacktestResult, settle: string): string {
+  const m = result.metrics;
+  return (
+    `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
+    `final equity ${formatMoney(m.equityFinal)}${settle === '' ? '' : ` ${settle}`}, sharpe ${formatRatio(m.sharpe)}`
+  );
 }
 
 /**
@@ -212,8 +228,7 @@ async function backtestAndSummarize(
       ...(liquidated === undefined ? [] : [`  ⚠ ${liquidated}`]),
       ...said.warnings.map((warning) => `  ⚠ ${warning}`),
       ...said.notes.map((note) => `  note: ${note}`),
-      `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
-        `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
+      figuresLine(result, settle),
       paidLine(m, settle, loaded.config),
       ...(loans === undefined ? [] : [loans]),
       ...(denied === undefined

@@ -13,8 +13,10 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 export interface ReportOptions {
   /** The result JSON a run or backtest wrote. */
   readonly result: string;
-  /** The HTML file to write; defaults to the result's name with `.html`. */
+  /** The HTML file to write (`[out]` or `--out`); defaults to the result's name with `.html`. */
   readonly out: string | undefined;
+  /** Whether the command line gave the output twice, as `[out]` and as `--out`. */
+  readonly bothOuts?: boolean;
 }
 
 /**
@@ -47,15 +49,22 @@ function unreadable(path: string, error: unknown): { readonly sentence: string; 
 }
 
 /**
- * `keel report <result.json>`: rebuilds the HTML report from a saved result alone, creating the
- * output's folder when it is missing (as `keel backtest` does).
+ * `keel report <result.json> [out.html]` (or `--out out.html`): rebuilds the HTML report from a
+ * saved result alone, creating the output's folder when it is missing (as `keel backtest` does).
  * @param options - input and output
  * @param io - output streams
  * @returns EXIT.OK; EXIT.BAD_CONFIG_OR_USAGE when the path holds no readable result (no file, a
- *   directory, not a Keel result), said in one sentence naming it; EXIT.RUNTIME_FAILURE when the
- *   file cannot be read for another reason (permissions, I/O) or the report cannot be written
+ *   directory, not a Keel result), said in one sentence naming it, or when the output is given
+ *   twice; EXIT.RUNTIME_FAILURE when the file cannot be read for another reason (permissions,
+ *   I/O) or the report cannot be written
  */
 export async function reportCommand(options: ReportOptions, io: CliIo): Promise<ExitCode> {
+  if (options.bothOuts === true) {
+    io.stderr.write(
+      `✖ keel report ${options.result}: give the HTML file once, as keel report <result> [out] or with --out\n`,
+    );
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
   const out = resolve(options.out ?? defaultReportPath(options.result));
   let result: BacktestResult;
   try {

@@ -62,7 +62,7 @@ describe('fill markers of a long bar backtest', () => {
       // (2500 buckets): the page says the line is those buckets' closes plus the fill prices.
       expect(result.prices[0]!.bucketMs).toBe(8 * 60_000);
       expect(renderHtmlReport(result)).toContain(
-        `${SYM} price (bucket closes every 8 min, plus fill prices) and fills`,
+        `${SYM} price [USDT] (bucket closes every 8 min, plus fill prices) and fills, time in UTC`,
       );
     } finally {
       result.dispose?.();

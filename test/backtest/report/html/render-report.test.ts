@@ -169,7 +169,8 @@ describe('HTML report page', () => {
     }));
     const many = { ...base, fills };
     const data = chartData(many);
-    const stride = markerStride(count);
+    const buys = fills.filter((f) => f.side === 'BUY').length;
+    const stride = markerStride(buys, count - buys);
     expect(stride).toBe(4);
     expect(data.prices[0]!.markers).toHaveLength(Math.ceil(count / stride));
     expect(data.prices[0]!.markers.length).toBeLessThanOrEqual(MAX_FILL_MARKERS);
@@ -366,12 +367,12 @@ describe('HTML report: price chart titles', () => {
     const sym = base.prices[0]?.sym ?? '';
     const bucketed = { ...base, prices: base.prices.map((p) => ({ ...p, bucketMs: 32 * 60_000 })) };
     const titles = (html: string) =>
-      [...html.matchAll(/<div class="chart-title">([^<]*)<\/div>/g)].map((m) => m[1]);
+      [...html.matchAll(/<h3 class="chart-title">([^<]*)<\/h3>/g)].map((m) => m[1]);
     expect(titles(renderHtmlReport(bucketed))[0]).toBe(
-      `${sym} price (bucket closes every 32 min, plus fill prices) and fills`,
+      `${sym} price [USDT] (bucket closes every 32 min, plus fill prices) and fills, time in UTC`,
     );
     expect(titles(renderHtmlReport(base))[0]).toBe(
-      `${sym} price (sampled bucket closes, plus fill prices) and fills`,
+      `${sym} price [USDT] (sampled bucket closes, plus fill prices) and fills, time in UTC`,
     );
   });
 });

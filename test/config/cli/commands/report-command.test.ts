@@ -5,6 +5,7 @@ import { writeResultFiles } from '../../../../backtest/report/index.ts';
 import { EXIT } from '../../../../config/cli/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 import { keelChild } from '../../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-report-')();
@@ -51,5 +52,30 @@ describe('keel report: a result it cannot read is bad input (exit 2), named in o
     expect(run.stderr).toBe('');
     expect(run.code).toBe(EXIT.OK);
     expect(existsSync(out)).toBe(true);
+  }, 60_000);
+});
+
+describe('keel report: where it writes', () => {
+  // Reviewer a11y, session 31: `keel report <result> <out>` failed with commander's bare
+  // "too many arguments"; the output can be given as a second argument, as --out takes it.
+  it('takes the HTML file as a second argument', async () => {
+    const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'positional'));
+    const out = join(dir, 'positional-out', 'page.html');
+    const run = await keelInProcess(['report', json, out]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    expect(existsSync(out)).toBe(true);
+  }, 60_000);
+
+  it('refuses the HTML file given twice, saying how to give it, and writes nothing', async () => {
+    const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'twice'));
+    const a = join(dir, 'twice-a.html');
+    const b = join(dir, 'twice-b.html');
+    const run = await keelInProcess(['report', json, a, '--out', b]);
+    expect(run.stderr).toBe(
+      `✖ keel report ${json}: give the HTML file once, as keel report <result> [out] or with --out\n`,
+    );
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect([existsSync(a), existsSync(b)]).toEqual([false, false]);
   }, 60_000);
 });
