@@ -33,6 +33,16 @@ export interface EmulatorOutlet<O> {
   changed(owner: O, stop: TrailingStop): void;
 }
 
+/** The latest finest feed bar of a sym, updated in place bar after bar. */
+interface FinestBars {
+  /** The finest feed bar interval seen of the sym, ms. */
+  intervalMs: number;
+  /** The close time of its latest bar of that interval, epoch ms. */
+  close: number;
+  /** The kernel's time when it got that bar, epoch ms. */
+  seenAt: number;
+}
+
 /**
  * Keel's emulation of trailing stops (the venue's algo orders have no trailing type): the kernel
  * holds each stop, trails it on the market events it routes, and when the price crosses the stop
@@ -49,19 +59,19 @@ export class TrailingStopEmulator<O> {
   private readonly open = new Map<string, HeldTrailingStop<O>>();
   /** Open stops by sym, for the per-event path. */
   private readonly bySym = new Map<string, HeldTrailingStop<O>[]>();
-  /** The finest feed bar interval seen of each sym, ms: only those bars move `last` stops. */
-  private readonly finestBar = new Map<string, number>();
-  /** The kernel's time when it got the latest finest feed bar of each sym, epoch ms. */
-  private readonly barSeenAt = new Map<string, number>();
-  /** The close time of the latest finest feed bar of each sym, epoch ms. */
-  private readonly barClose = new Map<string, number>();
+  /** The finest feed bars seen of each sym: only those bars move `last` stops. */
+  private readonly finestBars = new Map<string, FinestBars>();
   /**
    * The close time of the bar whose delivery the kernel is handling, with the work that follows
-   * from it ({@link beginTurn}); undefined in any other turn.
+   * from it ({@link beginTurn}); NaN in any other turn (a number, so the per-event path stores it
+   * in place).
    */
-  private reactingToClose: number | undefined;
-  /** The venue's time of the User Data event the kernel is routing, with the work that follows from it. */
-  private reactingToReport: number | undefined;
+  private reactingToClose = Number.NaN;
+  /**
+   * The venue's time of the User Data event the kernel is routing, with the work that follows
+   * from it; NaN in any other turn.
+   */
+  private reactingToReport = Number.NaN;
 
   /**
    * @param view - instruments, latest prices and the time
@@ -213,8 +223,8 @@ export class TrailingStopEmulator<O> {
    * ({@link onBar}). The per-event path.
    */
   beginTurn(): void {
-    this.reactingToClose = undefined;
-    this.reactingToReport = undefined;
+    this.reactingToClose = Number.NaN;
+    this.reactingToReport = Number.NaN;
   }
 
   /**
@@ -252,13 +262,18 @@ export class TrailingStopEmulator<O> {
    */
   onBar(bar: BarEvent, hadTrades: boolean): void {
     const ms = BAR_INTERVAL_MS[bar.interval];
-    this.reactingToClose = bar.openTime + ms;
-    const finest = this.finestBar.get(bar.sym);
-    if (finest !== undefined && ms > finest) return;
-    this.finestBar.set(bar.sym, ms);
-    this.barClose.set(bar.sym, bar.openTime + ms);
-    const previousSeenAt = this.barSeenAt.get(bar.sym);
-    this.barSeenAt.set(bar.sym, this.view.now());
+    const close = bar.openTime + ms;
+    this.reactingToClose = close;
+    const finest = this.finestBars.get(bar.sym);
+    if (finest !== undefined && ms > finest.intervalMs) return;
+    const previousSeenAt = finest?.seenAt;
+    if (finest === undefined)
+      this.finestBars.set(bar.sym, { intervalMs: ms, close, seenAt: this.view.now() });
+    else {
+      finest.intervalMs = ms;
+      finest.close = close;
+      finest.seenAt = this.view.now();
+    }
     if (this.open.size === 0 || hadTrades) return;
     const list = this.bySym.get(bar.sym);
     if (list === undefined) return;
@@ -277,11 +292,11 @@ export class TrailingStopEmulator<O> {
    */
   private madeFor(sym: string, now: number): number {
     const close = this.reactingToClose;
-    if (close !== undefined) return Math.min(now, close);
+    if (!Number.isNaN(close)) return Math.min(now, close);
     const report = this.reactingToReport;
-    const latestClose = this.barClose.get(sym);
-    if (report === undefined || latestClose === undefined || report >= latestClose) return now;
-    return Math.min(now, this.barSeenAt.get(sym) ?? now);
+    const latest = this.finestBars.get(sym);
+    if (Number.isNaN(report) || latest === undefined || report >= latest.close) return now;
+    return Math.min(now, latest.seenAt);
   }
 
   /** @returns true when the stop triggered on the bar's path */

@@ -26,6 +26,9 @@ import { generatedRefOwner } from './ref-adoption.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 
+/** What a fill's own delivery takes with it of the fills that came early: none (one shared list). */
+const NO_EARLY_FILLS: readonly ExecutionEvent[] = [];
+
 /**
  * How User Data reaches the kernel state and the strategies: folded first (a stale or duplicate
  * update stops there), then delivered to the strategy that owns the order (an order that waits for
@@ -224,7 +227,7 @@ export class UserDataRouting {
   private deliverOrHold(event: OrderUpdateEvent | ExecutionEvent): void {
     const key = this.keyOf(event);
     const runner = this.ownerOf(key);
-    const early = event.kind === 'order' ? this.fillsAwaiting.take(event.order.orderId) : [];
+    const early = event.kind === 'order' ? this.fillsAwaiting.take(event.order.orderId) : NO_EARLY_FILLS;
     if (runner !== undefined) {
       for (const fill of early) deliver(runner, fill);
       deliver(runner, event);
