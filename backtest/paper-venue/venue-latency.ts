@@ -126,6 +126,15 @@ export class VenueLatency {
    */
   beforeEvent(ts: number): void {
     this.lastRelease = { ts, wall: this.options.timer.now() };
+    this.runDueBy(ts);
+  }
+
+  /**
+   * Runs the commands and pushes due by a time the venue moves to without a market event (a
+   * session's timer in realtime pacing), leaving the replay's running clock as it is.
+   * @param ts - the time, no later than {@link VenueLatency.now}
+   */
+  runDueBy(ts: number): void {
     this.orderEntry.advance(ts);
     for (const line of this.pushLines) line.advance(ts);
   }
