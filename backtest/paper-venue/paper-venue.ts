@@ -291,6 +291,7 @@ async function startHoldingDataDir(
     }),
     () => delays.feedEnded(),
     lockstepTick({ delays, clock, journal, connections }),
+    (before) => delays.settleBefore(before),
   );
 
   if (options.dataDir !== undefined) {
@@ -322,7 +323,10 @@ async function startHoldingDataDir(
   ]);
   // Lockstep acks wait for the REST commands they count (they travel on another connection).
   const arrivals = new RestArrivals(
-    (seq, extras) => feed.ack(seq, extras),
+    (seq, extras) => {
+      delays.clientHolds(extras.held === true);
+      feed.ack(seq, extras);
+    },
     timer,
     options.lockstepStallMs ?? 2000,
   );
