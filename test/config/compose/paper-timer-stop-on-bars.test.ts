@@ -9,12 +9,14 @@ const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2025, 2, 3);
 const tempDir = tempDirsRemovedAfterEach('keel-paper-timer-stop-');
 
-// Four quiet bars first: a realtime paper session may join its replay a bar or two late. On bar 4
-// (closing at T0+5 min) a 30 s timer; it places a SELL stop 2 under 100 (98) inside bar 5, whose
-// low 90 came before the stop existed (backtest/sim/README.md: it sits that bar out). Bar 6's low
-// 97 triggers it; the venue's stop fills at 98 inside bar 6 (at its close), the emulated one's
-// market order at bar 7's open, 98, stamped at that open: the same fill.
+// Six quiet bars first: a realtime paper session may join its replay a few bars late (on a busy
+// machine). On bar 6 (closing at T0+7 min) a 30 s timer; it places a SELL stop 2 under 100 (98)
+// inside bar 7, whose low 90 came before the stop existed (backtest/sim/README.md: it sits that
+// bar out). Bar 8's low 97 triggers it; the venue's stop fills at 98 inside bar 8 (at its close),
+// the emulated one's market order at bar 9's open, 98, stamped at that open: the same fill.
 const BARS = [
+  [100, 100, 100, 100],
+  [100, 100, 100, 100],
   [100, 100, 100, 100],
   [100, 100, 100, 100],
   [100, 100, 100, 100],
@@ -35,7 +37,7 @@ export default defineStrategy({
   params,
   onStart: (ctx) => ctx.watchBars(ctx.params.sym, '1m'),
   onBar: (ctx, bar) => {
-    if (bar.openTime === ${T0 + 4 * 60_000}) ctx.setTimer(30_000, 'place');
+    if (bar.openTime === ${T0 + 6 * 60_000}) ctx.setTimer(30_000, 'place');
     return undefined;
   },
   onTimer: (ctx) =>
@@ -72,7 +74,7 @@ describe('a stop a strategy timer places inside a bar, in default paper (no lock
     writeFileSync(join(dir, 'stop.ts'), STRATEGY);
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     const recording = await barsRecordingIn(dir, BARS, T0, BTC);
-    const expected = ['SELL @ 98 T0+420000ms'];
+    const expected = ['SELL @ 98 T0+540000ms'];
     expect(fills(dir, recording, 'backtest', false)).toEqual(expected);
     expect(fills(dir, recording, 'backtest', true)).toEqual(expected);
     expect(fills(dir, recording, 'paper', true)).toEqual(expected);
