@@ -44,6 +44,11 @@ export class DelayLine {
     return this.queue.length;
   }
 
+  /** @returns the due time of the first entry waiting (venue ms), or undefined when none waits */
+  get nextDue(): number | undefined {
+    return this.queue[0]?.due;
+  }
+
   /**
    * Adds work due at a venue time. It runs at once (synchronously) when nothing waits and the
    * venue's time has already reached it: zero latency changes nothing.

@@ -35,7 +35,8 @@ export function lockstepTickFrame(time: number, tick: number, privateSent?: numb
 /**
  * The extras of a lockstep ack's arguments: `wakeAt` (the client's earliest timer, epoch ms, or
  * null for none), `tick` (the last tick it handled), `restEpoch` and `restSent` (its count of
- * state-changing REST requests). Malformed values are left out.
+ * state-changing REST requests), `held` (true: it holds commands still to come). Malformed values
+ * are left out.
  * @param args - the ack's arguments
  * @returns the extras found
  */
@@ -44,6 +45,7 @@ export function lockstepAckExtrasOf(args: {
   readonly tick?: unknown;
   readonly restEpoch?: unknown;
   readonly restSent?: unknown;
+  readonly held?: unknown;
 }): LockstepAckExtras {
   const wakeAt =
     args.wakeAt === null
@@ -59,5 +61,10 @@ export function lockstepAckExtrasOf(args: {
     args.restSent >= 0
       ? { restEpoch: args.restEpoch, restSent: args.restSent }
       : {};
-  return { ...(wakeAt === undefined ? {} : { wakeAt }), ...(tick === undefined ? {} : { tick }), ...counted };
+  return {
+    ...(wakeAt === undefined ? {} : { wakeAt }),
+    ...(tick === undefined ? {} : { tick }),
+    ...counted,
+    ...(args.held === true ? { held: true } : {}),
+  };
 }

@@ -85,7 +85,30 @@ export interface LockstepAckExtras {
   readonly restEpoch?: string;
   /** How many state-changing REST requests the client had sent when it acked. */
   readonly restSent?: number;
+  /**
+   * The client handled the event (or tick) but still holds commands it made then behind
+   * unanswered ones on their sym, to send once those are answered: not an ack yet (see
+   * {@link FeedSettle}). Absent or false = a plain ack.
+   */
+  readonly held?: boolean;
 }
+
+/**
+ * What the venue's work before its next event came to, for a lockstep client holding commands
+ * (`held` ack): `ran` = it moved its time to the next command on its way and ran it (the client,
+ * answered, sends what it held and acknowledges again); `later` = every command on its way is due
+ * after the next event, which comes first (as in a backtest); `none` = nothing on its way.
+ */
+export type SettleOutcome = 'ran' | 'later' | 'none';
+
+/**
+ * Lockstep: the client holds commands behind unanswered ones, and the venue's time moves only
+ * with its acks: runs the commands on their way due by the next event's time (the first of them
+ * and those due with it), so the client's held commands go out before that event, as in a backtest.
+ * @param before - the next event's time (`Infinity` at the feed's end)
+ * @returns what came of it
+ */
+export type FeedSettle = (before: number) => SettleOutcome;
 
 /** Releases a source's events to the venue at the chosen pace; `released` counts them (seq 1, 2, ...). */
 export class MarketFeed {
@@ -98,6 +121,10 @@ export class MarketFeed {
   private ackedTick = 0;
   /** The client's earliest timer as of its last ack (lockstep): a tick comes before any later event. */
   private wakeAt = Number.POSITIVE_INFINITY;
+  /** The client's last ack said it holds commands (lockstep): the venue settles before waiting on. */
+  private heldAck = false;
+  /** The next item, read ahead while a lockstep client held commands. */
+  private peeked: IteratorResult<FeedItem> | undefined;
   /** True once the source is exhausted (or failed). */
   ended = false;
   /** Why the source stopped early: a bad recording, an unreadable file. */
@@ -118,6 +145,8 @@ export class MarketFeed {
    * @param onEnd - called once when the source is exhausted or fails after `start`
    * @param tick - lockstep: moves the venue to a client's wake-up time and tells the client; none
    *   = no ticks (a client's timers then fire at the next event it sees)
+   * @param settle - lockstep: runs the commands due before the next event for a client that holds
+   *   commands; none = such a client waits for the venue's stall bound
    */
   constructor(
     source: FeedSource,
@@ -126,6 +155,7 @@ export class MarketFeed {
     private readonly release: FeedRelease,
     private readonly onEnd: () => void = () => undefined,
     private readonly tick?: FeedTick,
+    private readonly settle?: FeedSettle,
   ) {
     this.iterator = source();
   }
@@ -164,8 +194,14 @@ export class MarketFeed {
    * @param extras - the client's earliest timer and the last tick it handled (Keel's extension)
    */
   ack(seq: number, extras?: LockstepAckExtras): void {
-    this.acked = Math.max(this.acked, seq);
     if (extras?.wakeAt !== undefined) this.wakeAt = extras.wakeAt ?? Number.POSITIVE_INFINITY;
+    if (extras?.held === true) {
+      this.heldAck = true;
+      this.poke();
+      return;
+    }
+    this.heldAck = false;
+    this.acked = Math.max(this.acked, seq);
     if (extras?.tick !== undefined) this.ackedTick = Math.max(this.ackedTick, extras.tick);
     this.poke();
   }
@@ -247,8 +283,42 @@ export class MarketFeed {
       this.wakeAt = Number.POSITIVE_INFINITY;
       const tick = ++this.ticks;
       if (this.tick(at, tick) === 0) this.ackedTick = tick;
-      while (this.ackedTick < tick && !this.stopped) await this.waitForPoke();
+      while (this.ackedTick < tick && !this.stopped)
+        await this.clientTurn(
+          async () => ts,
+          () => {
+            this.ackedTick = Math.max(this.ackedTick, tick);
+          },
+        );
     }
+  }
+
+  /**
+   * Lockstep: waits for the client's next ack; after an ack saying it holds commands, first lets
+   * the venue run what is due before the next event (`settle`). When all that is on its way is
+   * due after that event, the event comes first: the client's step counts as done (`done`).
+   */
+  private async clientTurn(nextTs: () => Promise<number>, done: () => void): Promise<void> {
+    if (this.heldAck && this.settle !== undefined) {
+      this.heldAck = false;
+      const outcome = this.settle(await nextTs());
+      if (outcome === 'later') done();
+      if (outcome !== 'none') return;
+    }
+    await this.waitForPoke();
+  }
+
+  /** The next item of the source, the one read ahead first. */
+  private async nextItem(): Promise<IteratorResult<FeedItem>> {
+    const peeked = this.peeked;
+    this.peeked = undefined;
+    return peeked ?? (await this.iterator.next());
+  }
+
+  /** The time of the next item of the source, read ahead (`Infinity` at its end). */
+  private async peekTs(): Promise<number> {
+    this.peeked ??= await this.iterator.next();
+    return this.peeked.done ? Number.POSITIVE_INFINITY : this.peeked.value.event.recvTs;
   }
 
   private async run(): Promise<void> {
@@ -259,10 +329,16 @@ export class MarketFeed {
       if (this.pacing.mode === 'manual') {
         while (this.allowance <= 0 && !this.stopped) await this.waitForPoke();
       } else if (this.pacing.mode === 'lockstep') {
-        while (this.acked < this.released && !this.stopped) await this.waitForPoke();
+        while (this.acked < this.released && !this.stopped)
+          await this.clientTurn(
+            () => this.peekTs(),
+            () => {
+              this.acked = Math.max(this.acked, this.released);
+            },
+          );
       }
       if (this.stopped) return;
-      const next = await this.iterator.next();
+      const next = await this.nextItem();
       if (next.done) {
         this.ended = true;
         this.settleWaiters();

@@ -93,3 +93,35 @@ export function lockstepTick(deps: LockstepTickDeps): FeedTick {
     return deps.connections.sendToAll(lockstepTickFrame(deps.clock.now(), tick, privateSent));
   };
 }
+
+/** What moving the venue to a paced session's timer touches. */
+export interface PacedTimerTickDeps {
+  /** The latency legs: commands and pushes due by then go first; the replay's running time bounds the move. */
+  readonly delays: Pick<VenueLatency, 'runDueBy' | 'now' | 'started'>;
+  /** The venue's time (its sims'), moved to the timer's. */
+  readonly clock: VenueClock;
+  /** The command journal, which journals the move (a restart moves there too) and makes it. */
+  readonly journal: Pick<CommandJournal, 'tick'>;
+}
+
+/**
+ * How the venue follows a session's timer in realtime pacing: the session's clock is the replay's
+ * running time, but the venue's sims stay at the last market event until something moves them,
+ * so a command a strategy's timer sent inside a bar would run at that bar's start and meet its
+ * prices, which a backtest (and the kernel's emulated stops) count as having come before the
+ * command was made. Told that a timer fires at `at`, the venue moves there as a lockstep tick
+ * does (commands and pushes due by then first, journaled, never past the replay's running time
+ * nor back): the commands the timer sends run at its time or later. Before the first event, and
+ * when the venue is already there, nothing.
+ * @param deps - the venue's latency, clock and journal
+ * @returns the call taking the timer's time (venue ms)
+ */
+export function pacedTimerTick(deps: PacedTimerTickDeps): (at: number) => void {
+  return (at) => {
+    if (!deps.delays.started) return;
+    const to = Math.min(at, deps.delays.now());
+    if (to <= deps.clock.now()) return;
+    deps.delays.runDueBy(to);
+    deps.journal.tick(to);
+  };
+}

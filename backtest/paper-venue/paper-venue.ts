@@ -17,7 +17,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
-import { lockstepTick, marketRelease } from './market-release.ts';
+import { lockstepTick, marketRelease, pacedTimerTick } from './market-release.ts';
 import { SnapshotWriter } from './persistence.ts';
 import { type PaperPortfolioOptions, PortfolioBook, venueLoansOf } from './portfolio-book.ts';
 import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.ts';
@@ -148,6 +148,16 @@ export interface PaperVenue {
   serverNow(): number;
   /** @returns how many commands are on their way to the matching engine (order-entry latency) */
   inFlight(): number;
+  /**
+   * Realtime pacing: a timer of the session on the venue's clock fires at `at` (its wake-up, on
+   * the replay's time). The venue moves its sims there, at most to its running time (see
+   * `pacedTimerTick`), so the commands the timer sends run at its time, as a backtest and a
+   * lockstep tick run them, not at the last market event's. Nothing in other pacings, where the
+   * venue's time moves only with its events (lockstep ticks to the session's timers itself), and
+   * once the venue closes.
+   * @param at - the timer's time, venue ms
+   */
+  timerFires(at: number): void;
   /** The fill model the sims match with, settings included, as reports state it. */
   readonly fillModel: string;
   /**
@@ -281,6 +291,7 @@ async function startHoldingDataDir(
     }),
     () => delays.feedEnded(),
     lockstepTick({ delays, clock, journal, connections }),
+    (before) => delays.settleBefore(before),
   );
 
   if (options.dataDir !== undefined) {
@@ -312,7 +323,10 @@ async function startHoldingDataDir(
   ]);
   // Lockstep acks wait for the REST commands they count (they travel on another connection).
   const arrivals = new RestArrivals(
-    (seq, extras) => feed.ack(seq, extras),
+    (seq, extras) => {
+      delays.clientHolds(extras.held === true);
+      feed.ack(seq, extras);
+    },
     timer,
     options.lockstepStallMs ?? 2000,
   );
@@ -356,6 +370,7 @@ async function startHoldingDataDir(
     },
   });
   faults.bindDropper((which) => connections.drop(which));
+  const timerTick = pacedTimerTick({ delays, clock, journal });
   feed.start();
   // In realtime pacing the server's clock is the replay's from its first event, released at once:
   // a client's first reply already tells that clock, not the wall clock it would jump back from.
@@ -376,6 +391,9 @@ async function startHoldingDataDir(
     replayNow: () => delays.now(),
     serverNow: () => server.now(),
     inFlight: () => delays.inFlight,
+    timerFires: (at) => {
+      if (closing === undefined) timerTick(at);
+    },
     fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
     earlySpanWork: () => (books.get(main.portfolioId) as PortfolioBook).sim.earlySpanWork(),
     barOverlaps: () => (books.get(main.portfolioId) as PortfolioBook).sim.barOverlaps(),

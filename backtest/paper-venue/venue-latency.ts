@@ -3,7 +3,7 @@ import type { TimerPort } from '../../core/venue/index.ts';
 import { type LatencyOptions, latencyLegSampler } from '../sim/index.ts';
 import { type CommandName, IMMEDIATE_COMMANDS } from './command-table.ts';
 import { DelayLine } from './delay-line.ts';
-import type { FeedPacing } from './market-feed.ts';
+import type { FeedPacing, SettleOutcome } from './market-feed.ts';
 
 /** What the venue's latency needs to know. */
 export interface VenueLatencyOptions {
@@ -35,6 +35,11 @@ export class VenueLatency {
   /** The last released event's time and the wall time of its release (realtime clock). */
   private lastRelease: { readonly ts: number; readonly wall: number } | undefined;
   private readonly clock: () => number;
+  /**
+   * Lockstep: the venue's time when the client said it holds commands (`held` ack), until its
+   * next plain ack: what it sends meanwhile was made then (see {@link VenueLatency.clientHolds}).
+   */
+  private heldSince: number | undefined;
 
   /**
    * @param options - latency, seed, pacing, clocks
@@ -101,7 +106,34 @@ export class VenueLatency {
    */
   afterOrderEntry(name: CommandName, work: (arrival: number | undefined) => void): void {
     if (this.options.latency === undefined || IMMEDIATE_COMMANDS.has(name)) work(undefined);
-    else this.orderEntry.enter(this.clock() + this.nextDelay(), work);
+    else this.orderEntry.enter((this.heldSince ?? this.clock()) + this.nextDelay(), work);
+  }
+
+  /**
+   * Lockstep: whether the client's latest ack said it holds commands behind unanswered ones on
+   * their sym. From the first such ack to the next plain one, the commands it sends count as
+   * sent at the venue's time of that first ack, when it made the held ones: a command held behind
+   * a close reaches the matching engine its delay after the close was sent, right behind it, as
+   * in a backtest, not its delay after the close was answered (Keel's limit: a command the client
+   * makes meanwhile in reaction to the close's answer counts as sent then too).
+   * @param holds - true for a `held` ack, false for a plain one
+   */
+  clientHolds(holds: boolean): void {
+    this.heldSince = holds ? (this.heldSince ?? this.clock()) : undefined;
+  }
+
+  /**
+   * Lockstep, for a client holding commands: runs the commands on their way due by `before` (the
+   * next event's time), up to the first of them and those due with it (see `FeedSettle`).
+   * @param before - the next event's time, venue ms
+   * @returns what came of it
+   */
+  settleBefore(before: number): SettleOutcome {
+    const due = this.orderEntry.nextDue;
+    if (due === undefined) return 'none';
+    if (due > before) return 'later';
+    this.runDueBy(due);
+    return 'ran';
   }
 
   /** @returns a new line for one connection's User Data pushes */
@@ -126,6 +158,15 @@ export class VenueLatency {
    */
   beforeEvent(ts: number): void {
     this.lastRelease = { ts, wall: this.options.timer.now() };
+    this.runDueBy(ts);
+  }
+
+  /**
+   * Runs the commands and pushes due by a time the venue moves to without a market event (a
+   * session's timer in realtime pacing), leaving the replay's running clock as it is.
+   * @param ts - the time, no later than {@link VenueLatency.now}
+   */
+  runDueBy(ts: number): void {
     this.orderEntry.advance(ts);
     for (const line of this.pushLines) line.advance(ts);
   }

@@ -35,6 +35,14 @@ export interface LockstepAckOptions {
    */
   readonly pending?: () => Promise<void> | undefined;
   /**
+   * The commands the session holds behind unanswered ones on their sym (see `SymCommandOrder`),
+   * read before each ack once nothing is `pending`: settles once none is held. The ack waits for
+   * them too, but the venue first gets an ack saying it holds commands (`held`): its time moves
+   * only with acks, so it would otherwise never answer the command they wait for, before its
+   * stall bound. Absent or undefined = none held.
+   */
+  readonly held?: () => Promise<void> | undefined;
+  /**
    * The session's count of state-changing REST requests (see `REST_SEQ_HEADER`), read when an
    * ack is sent: the venue releases nothing more until it has received them all, as they may
    * travel slower than the ack.
@@ -52,6 +60,12 @@ export interface LockstepAckExtras {
   readonly restEpoch?: string;
   /** How many state-changing REST requests the session had sent. */
   readonly restSent?: number;
+  /**
+   * The session handled the event or tick but holds commands it made then, to send once the
+   * commands before them on their sym are answered: the venue runs what is due before its next
+   * event, and releases it only on the plain ack that follows.
+   */
+  readonly held?: boolean;
 }
 
 /** The acknowledgements of one session. */
@@ -119,9 +133,28 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   const resend = (): void => {
     if (latest !== undefined && !halted) options.send(latest, extras());
   };
+  const anyPending = (): Promise<void> | undefined => options.pending?.() ?? options.held?.();
   const pendingDone = async (): Promise<void> => {
-    for (let pending = options.pending?.(); pending !== undefined; pending = options.pending?.())
+    for (let pending = anyPending(); pending !== undefined; pending = anyPending())
       await pending.catch(() => {});
+  };
+  /** The seq and tick the last `held` ack was sent for: one per step handled. */
+  let heldAcked: { readonly seq: number; readonly tick: number } | undefined;
+  /** Whether the ack due waits for held commands (their `held` ack sent). */
+  let holding = false;
+  /**
+   * Says the session holds commands, once per step handled (an event the venue released while it
+   * held them included), after what that step left pending.
+   */
+  const heldAck = (): void => {
+    const pending = options.pending?.();
+    if (pending !== undefined) {
+      void pending.then(heldAck, heldAck);
+      return;
+    }
+    if (halted || !holding || (heldAcked?.seq === highestSeq && heldAcked.tick === lastTick)) return;
+    heldAcked = { seq: highestSeq, tick: lastTick };
+    options.send(highestSeq, { ...extras(), held: true });
   };
   const halt = (): Promise<void> => {
     halted = true;
@@ -160,7 +193,11 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     } else if (typeof frame.seq === 'number') {
       highestSeq = Math.max(highestSeq, frame.seq);
     } else return false;
-    if (ackQueued) return tick;
+    if (ackQueued) {
+      // The venue released it while the session held commands: it says so for this step too.
+      if (holding) queueMicrotask(heldAck);
+      return tick;
+    }
     ackQueued = true;
     // The kernel handles the event synchronously after this tap, orders included: acknowledge after it.
     const venueTime = options.sessionClock();
@@ -175,6 +212,14 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
           void pending.then(sendHighest, sendHighest);
           return;
         }
+        const held = options.held?.();
+        if (held !== undefined) {
+          holding = true;
+          heldAck();
+          void held.then(sendHighest, sendHighest);
+          return;
+        }
+        holding = false;
         ackQueued = false;
         send(highestSeq);
       };

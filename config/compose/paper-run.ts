@@ -199,7 +199,8 @@ export async function startEmbeddedPaperVenue(
  * The clock and timers of a paper session on the embedded venue: the replay's time, never the
  * wall clock. Lockstep: event time, the venue ticking to the session's timers before later
  * events (as a backtest fires them); realtime pacing: the venue's running replay time, timers
- * woken at `paper.speed` times the wall rate. Either starts at the source's first event.
+ * woken at `paper.speed` times the wall rate, the venue moved to their time first so what they
+ * send runs there then. Either starts at the source's first event.
  * @param paper - the paper settings (absent = realtime at speed 1)
  * @param embedded - the started venue and what its source begins with
  * @param venue - the venue whose clock the session follows
@@ -208,10 +209,15 @@ export async function startEmbeddedPaperVenue(
 export function paperScheduler(
   paper: PaperConfig | undefined,
   embedded: Pick<EmbeddedPaperVenue, 'firstEventTime'>,
-  venue: Pick<PaperVenue, 'now' | 'replayNow'>,
+  venue: Pick<PaperVenue, 'now' | 'replayNow' | 'timerFires'>,
 ): Scheduler {
   const start = embedded.firstEventTime ?? 0;
   return paper?.lockstep === true
     ? lockstepReplayScheduler(start, () => venue.now())
-    : pacedReplayScheduler(start, () => venue.replayNow(), paper?.speed ?? 1);
+    : pacedReplayScheduler(
+        start,
+        () => venue.replayNow(),
+        paper?.speed ?? 1,
+        (at) => venue.timerFires(at),
+      );
 }

@@ -34,17 +34,35 @@ export function lockstepReplayScheduler(start: number, venueNow: () => number): 
  * A paper session's scheduler in realtime pacing: time is the replay's, running at `speed` times
  * the wall clock between events (the venue's own running time), never backwards; a timer wakes
  * the kernel when the replay reaches it, i.e. after (due - now) / speed wall milliseconds, and
- * sleeps again when the replay ran slower than its pace.
+ * sleeps again when the replay ran slower than its pace. Before each wake-up the venue is told
+ * the time the timers fire at (`timerFires`), so what they send runs there at that time, as in a
+ * backtest, and not at the time of the last market event the venue matched.
  * @param start - the session's time before the venue released anything: the feed's first event's time
  * @param replayNow - the venue's running replay time (see `PaperVenue.replayNow`)
  * @param speed - the replay's speed (2 = twice real time)
+ * @param timerFires - told the session's time just before the kernel fires the timers due by
+ *   then (see `PaperVenue.timerFires`)
  * @returns a scheduler on replay time, woken by real timers
  */
-export function pacedReplayScheduler(start: number, replayNow: () => number, speed: number): Scheduler {
+export function pacedReplayScheduler(
+  start: number,
+  replayNow: () => number,
+  speed: number,
+  timerFires: (at: number) => void,
+): Scheduler {
   let latest = start;
   const now = (): number => {
     latest = Math.max(latest, replayNow());
     return latest;
   };
-  return timerScheduler({ now }, speed);
+  const timers = timerScheduler({ now }, speed);
+  return {
+    ...timers,
+    wakeAt(at: number, wake: () => void): void {
+      timers.wakeAt(at, () => {
+        timerFires(now());
+        wake();
+      });
+    },
+  };
 }

@@ -43,6 +43,8 @@ export interface VenueSessionConnectionInput {
   readonly kernel: () => Kernel;
   /** In lockstep, what the session still asks of the venue about the event it handled: the ack waits for it. */
   readonly ackPending?: () => Promise<void> | undefined;
+  /** In lockstep, the commands held behind unanswered ones on their sym: the ack waits for them, the venue told (see `lockstepAcks`). */
+  readonly ackHeld?: () => Promise<void> | undefined;
 }
 
 /**
@@ -64,6 +66,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
         sessionClock: options.sessionClock,
         send: (seq, extras) => live.privateWs.notify('lockstep_ack', { seq, ...extras }),
         ...(input.ackPending === undefined ? {} : { pending: input.ackPending }),
+        ...(input.ackHeld === undefined ? {} : { held: input.ackHeld }),
         ...(restMutations === undefined ? {} : { restMutations }),
         ...(options.scheduler?.followsEventTime === true
           ? { wakeAt: () => kernel().nextTimerAt, onTick: (time: number) => kernel().advanceTimers(time) }

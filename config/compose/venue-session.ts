@@ -90,9 +90,10 @@ async function startAndRunVenueSession(
     // In lockstep the legs of an order that just filled reach the strategies before the next
     // event, and the events held for them (see LegReadHold), and fills held for their orders'
     // legs (see OrderLegFills), reach them before the ack; so do the commands the client holds
-    // behind an unanswered one on their sym (see SymCommandOrder), sent before it.
-    ackPending: () =>
-      attachedLegs.pending() ?? legFills.pending() ?? hold?.idle() ?? live.execution.commandsHeld(),
+    // behind an unanswered one on their sym (see SymCommandOrder), sent before it, the venue told
+    // meanwhile that they are still to come.
+    ackPending: () => attachedLegs.pending() ?? legFills.pending() ?? hold?.idle(),
+    ackHeld: () => live.execution.commandsHeld(),
   });
   metrics.watchVenue(live.status, live.counters);
   // Rejected orders, liquidations and the account's status, logged and counted as they arrive.

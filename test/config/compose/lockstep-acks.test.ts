@@ -139,6 +139,35 @@ describe('lockstep acknowledgements to the paper venue', () => {
     expect(sent).toEqual([0, 1]);
   });
 
+  it('while it holds commands behind unanswered ones, tells the venue so once per step, then acks once they went', async () => {
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    let held: Promise<void> | undefined;
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq, extras) => sent.push(`${seq}${extras.held === true ? ' held' : ''}`),
+      held: () => held,
+    });
+    acks.onMarketFrame(subscribed);
+    held = new Promise<void>((resolve) => (release = resolve));
+    acks.onMarketFrame(marketFrame(1));
+    await flushMicrotasks();
+    await flushMicrotasks();
+    // Without the `held` ack the venue's time would not move to answer what the command waits for.
+    expect(sent).toEqual(['0', '1 held']);
+    // The venue released event 2 first (the command waited for is due after it): held for it too.
+    acks.onMarketFrame(marketFrame(2));
+    await flushMicrotasks();
+    expect(sent).toEqual(['0', '1 held', '2 held']);
+    held = undefined;
+    release();
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(sent).toEqual(['0', '1 held', '2 held', '2']);
+  });
+
   it('once halted sends no ack, not even one still waiting for what is pending, and settles once the last ack sent is answered', async () => {
     const sent: number[] = [];
     const ticks: number[] = [];
