@@ -25,7 +25,7 @@ import { LocalTradingView } from './local-trading-view.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { NewestPositionReports } from './newest-position-reports.ts';
-import { sendOrderAction } from './order-actions.ts';
+import { type OrderActionIntent, sendOrderAction } from './order-actions.ts';
 import { orderFromIntent } from './order-from-intent.ts';
 import { lookUpOrder } from './order-lookup.ts';
 import { OrderPlacement } from './order-placement.ts';
@@ -298,11 +298,7 @@ export class LiveExecutionClient implements ExecutionPort {
       case 'modifyOrder':
       case 'cancelOrder':
       case 'cancelOrders':
-        return sendOrderAction(intent, {
-          ws: this.options.ws,
-          rest: this.options.rest,
-          refuse: (error) => this.rejectCommand(command, error),
-        });
+        return this.sendOrderAction(command, intent);
       default: {
         // Answered once the venue accepted it (before the reads after it), or refused it, or its
         // lost reply was looked up.
@@ -330,6 +326,40 @@ export class LiveExecutionClient implements ExecutionPort {
         return answer;
       }
     }
+  }
+
+  /**
+   * Sends a modify or cancel, once the venue acknowledged the orders it acts on: one sent while an
+   * order's place is unanswered could reach the venue before the order (or, over REST, overtake
+   * it) and be refused as unknown, leaving the order working with nobody acting on it. Held until
+   * the order's ack, first update or Keel's verdict on it after lookups (see {@link OrderPlacement}),
+   * then sent (the venue refuses it if the order ended meanwhile); never sent when the client
+   * stops first (refused as not applied, safe to send again).
+   */
+  private async sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
+    const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
+    const known = this.placement.outcomesKnown(targets);
+    if (known !== undefined) {
+      this.logger.debug(
+        { ref: intent.ref, kind: intent.kind, targets },
+        'command held until the venue acknowledged the orders it acts on',
+      );
+      if (!(await known)) {
+        this.rejectCommand(
+          command,
+          new Error(
+            `${intent.kind} ${intent.ref} not sent: the client stopped before the venue acknowledged the orders it acts on`,
+          ),
+          COMMAND_NOT_APPLIED,
+        );
+        return;
+      }
+    }
+    return sendOrderAction(intent, {
+      ws: this.options.ws,
+      rest: this.options.rest,
+      refuse: (error) => this.rejectCommand(command, error),
+    });
   }
 
   /**
