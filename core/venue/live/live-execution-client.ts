@@ -17,6 +17,7 @@ import { StreamStatus } from '../ws/stream-status.ts';
 import { lookUpAlgoOrder } from './algo-order-lookup.ts';
 import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
+import { FillsWithoutOrder } from './fills-without-order.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
 import { intentLogFields } from './intent-log-fields.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
@@ -41,7 +42,7 @@ import { VenueLoanReads } from './venue-loan-reads.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
 
 /** What a reconciliation warning kept for the session's result is about. */
-type ReconciliationWarningKind = 'forgotten' | 'unfetchedFills' | 'leftOutExecutions';
+type ReconciliationWarningKind = 'forgotten' | 'unfetchedFills' | 'leftOutExecutions' | 'unownedFills';
 
 /**
  * The live venue behind the execution port: WebSocket order entry (PLACE_ORDER for US equities,
@@ -72,6 +73,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placement: OrderPlacement;
   /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
   private readonly unknownOrders: UnknownOrderLookups;
+  /** Fills that came without any update of their order, whose order is looked up after a while. */
+  private readonly fillsWithoutOrder: FillsWithoutOrder;
   private readonly timer: TimerPort;
   /**
    * The venue's time (its replies' clock, shared with the private socket): what catch-up windows
@@ -144,6 +147,16 @@ export class LiveExecutionClient implements ExecutionPort {
       lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
       emit: (event) => this.emit(event),
       forgotten: (warning) => this.warnForgotten(warning),
+      logger: this.logger,
+    });
+    this.fillsWithoutOrder = new FillsWithoutOrder({
+      timer: venueTimer,
+      stampNow: this.eventNow,
+      lookupOrder: (fill) => this.lookupOrder(fill.sym, fill.clientOrderId, fill.orderId),
+      emit: (event) => this.emit(event),
+      unowned: (warning) => this.warnUnownedFill(warning),
+      attempts: lookups.minNotFound,
+      spacingMs: lookups.spacingMs,
       logger: this.logger,
     });
     this.placement = new OrderPlacement({
@@ -238,8 +251,17 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
+   * Fills that came without any update of their order, whose order the venue could not name after
+   * lookups (each also logged at warn): no strategy was told of them (see {@link FillsWithoutOrder}).
+   */
+  get unownedFillWarnings(): readonly string[] {
+    return this.warningsOf('unownedFills');
+  }
+
+  /**
    * Every warning of the reconciliations, in the order they came: {@link forgottenOrderWarnings},
-   * {@link unfetchedFillWarnings} and {@link leftOutExecutionWarnings}, for the session's result.
+   * {@link unfetchedFillWarnings}, {@link leftOutExecutionWarnings} and
+   * {@link unownedFillWarnings}, for the session's result.
    */
   get reconciliationWarnings(): readonly string[] {
     return this.warnings.map((warning) => warning.text);
@@ -272,6 +294,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.reconciliations.stop();
     this.placement.stop();
     this.unknownOrders.stop();
+    this.fillsWithoutOrder.stop();
     await this.options.ws.close(withinMs);
     this.subject.complete();
     this.privateStatus.complete();
@@ -496,6 +519,7 @@ export class LiveExecutionClient implements ExecutionPort {
       this.placement.settle(event.order.clientOrderId);
     }
     this.firedAlgos.observe(event);
+    this.fillsWithoutOrder.observe(event);
     if (origin === 'venue') this.localView.observe(event);
     else this.localView.observeCorrection(event);
     this.subject.next(event);
@@ -544,6 +568,12 @@ export class LiveExecutionClient implements ExecutionPort {
   private warnLeftOutExecutions(warning: string): void {
     this.logger.warn(warning);
     this.warnings.push({ kind: 'leftOutExecutions', text: warning });
+  }
+
+  /** A fill came without its order's update and its order could not be found: logged at warn and kept for the result. */
+  private warnUnownedFill(warning: string): void {
+    this.logger.warn(warning);
+    this.warnings.push({ kind: 'unownedFills', text: warning });
   }
 
   private warningsOf(kind: ReconciliationWarningKind): string[] {
