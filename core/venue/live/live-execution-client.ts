@@ -336,6 +336,17 @@ export class LiveExecutionClient implements ExecutionPort {
           openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
           loanReads: this.loanReadOrder,
           accepted: () => answered(),
+          unknownAlgoState: (algoOrder, state) =>
+            this.logger.warn(
+              {
+                ...intentLogFields(intent),
+                strategy: command.strategyId,
+                clientAlgoOrderId: algoOrder.clientAlgoOrderId,
+                algoOrderId: algoOrder.algoOrderId,
+                state,
+              },
+              'algo order read back after a cancel of all in a state Keel does not know: ended CANCELLED in Keel, though the venue may still hold it (check it on the venue)',
+            ),
         })
           .catch((error: unknown) =>
             isOutcomeUnknown(error)
