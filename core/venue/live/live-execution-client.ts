@@ -73,6 +73,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placement: OrderPlacement;
   /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
   private readonly unknownOrders: UnknownOrderLookups;
+  /** Modifies and cancels held until the venue acknowledged their orders: each settles once sent (or refused). */
+  private readonly heldActions = new Set<Promise<void>>();
   /** Fills that came without any update of their order, whose order is looked up after a while. */
   private readonly fillsWithoutOrder: FillsWithoutOrder;
   private readonly timer: TimerPort;
@@ -370,15 +372,24 @@ export class LiveExecutionClient implements ExecutionPort {
    * then sent (the venue refuses it if the order ended meanwhile); never sent when the client
    * stops first (refused as not applied, safe to send again).
    */
-  private async sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
+  private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
+    const send = () =>
+      sendOrderAction(intent, {
+        ws: this.options.ws,
+        rest: this.options.rest,
+        refuse: (error) => this.rejectCommand(command, error),
+      });
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
     const known = this.placement.outcomesKnown(targets);
-    if (known !== undefined) {
-      this.logger.debug(
-        { ref: intent.ref, kind: intent.kind, targets },
-        'command held until the venue acknowledged the orders it acts on',
-      );
-      if (!(await known)) {
+    if (known === undefined) return send();
+    this.logger.debug(
+      { ref: intent.ref, kind: intent.kind, targets },
+      'command held until the venue acknowledged the orders it acts on',
+    );
+    let answered: Promise<void> = Promise.resolve();
+    const sent = known.then((yes) => {
+      if (yes) answered = send();
+      else
         this.rejectCommand(
           command,
           new Error(
@@ -386,23 +397,23 @@ export class LiveExecutionClient implements ExecutionPort {
           ),
           COMMAND_NOT_APPLIED,
         );
-        return;
-      }
-    }
-    return sendOrderAction(intent, {
-      ws: this.options.ws,
-      rest: this.options.rest,
-      refuse: (error) => this.rejectCommand(command, error),
     });
+    this.heldActions.add(sent);
+    void sent.then(() => this.heldActions.delete(sent));
+    return sent.then(() => answered);
   }
 
   /**
    * For a lockstep session's acknowledgement of a market event, which must follow the commands
-   * the event made (see {@link SymCommandOrder}).
-   * @returns settles once no command is held behind another any more; undefined when none is
+   * the event made (see {@link SymCommandOrder}), the modifies and cancels held until their
+   * orders' acks among them.
+   * @returns settles once no command is held any more (each sent, or reported never sent);
+   *   undefined when none is
    */
   commandsHeld(): Promise<void> | undefined {
-    return this.commandOrder.idle();
+    const behind = this.commandOrder.idle();
+    if (this.heldActions.size === 0) return behind;
+    return Promise.all([behind, ...this.heldActions]).then(() => this.commandsHeld());
   }
 
   /** A held command was never sent (the client stopped): a REJECTED order for a place, else a refusal. */

@@ -66,6 +66,30 @@ describe('a cancel of an order the venue has not acknowledged yet', () => {
     expect(refusals(r.events)).toEqual([]);
   });
 
+  it('holds a lockstep session’s acknowledgement of the event that made it until it is sent', async () => {
+    rig = await liveClientOnFakeVenue();
+    const r = rig;
+    const venue = bookingOnAck(r);
+    r.live.submit(approved(aLimitOrder({ ref: 'buy-1' })));
+    await waitFor(venue.placed, 'the order at the venue');
+    expect(r.live.commandsHeld()).toBeUndefined();
+    r.live.submit(
+      approved({ kind: 'cancelOrder', ref: 'cx-1', sym: 'BINANCE_PERP_BTC_USDT', target: 'buy-1' }),
+    );
+    const held = r.live.commandsHeld();
+    expect(held).toBeDefined();
+    let letGo = false;
+    void held?.then(() => {
+      letGo = true;
+    });
+    await settle();
+    expect(letGo).toBe(false);
+    venue.ack();
+    await waitFor(() => letGo, 'the acknowledgement let go');
+    await waitFor(() => r.ws.requests.some((q) => q.action === 'cancel_order'), 'the cancel at the venue');
+    expect(r.live.commandsHeld()).toBeUndefined();
+  });
+
   it('is reported not sent when the client stops before the order’s fate is known', async () => {
     rig = await liveClientOnFakeVenue();
     const r = rig;
