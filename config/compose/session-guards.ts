@@ -30,7 +30,8 @@ export interface SessionGuards {
   trading(): string | undefined;
   /**
    * Stops the periodic save and saves the kill switch's state a last time.
-   * @returns the result's warnings: the kill switch's state could not be saved
+   * @returns the result's warnings: orders a sweep could not cancel, the kill switch's state
+   *   could not be saved
    */
   stop(): string[];
 }
@@ -45,7 +46,9 @@ const SAVE_EVERY_MS = 5_000;
  * HALTED, the strategies' resting orders cancelled, on REDUCING those that would add risk
  * (`risk.killSwitch.cancelOrdersOnHalt`); a
  * strategy halted by a fault counted in `keel_strategy_faults_total` and its resting orders
- * cancelled (`risk.cancelOrdersOnFault`).
+ * cancelled (`risk.cancelOrdersOnFault`). A sweep's cancel the venue refuses is sent again (see
+ * the kernel's `SweepRetries`); orders it still could not cancel are logged at warn and named in
+ * the result's warnings.
  * @param options - config, gate, kernel, kill switch trips, metrics and logger
  * @returns the guards
  */
@@ -82,6 +85,15 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
         }
       : {}),
   });
+  // A sweep's cancel the venue refused every time: the order works on with nobody managing it.
+  const unswept: string[] = [];
+  kernel.sweepFailures.subscribe((failure) => {
+    logger.warn(
+      { strategy: failure.strategyId, orders: failure.targets, code: failure.code },
+      failure.reason,
+    );
+    unswept.push(failure.reason);
+  });
   kernel.faults.subscribe((fault) => {
     options.metrics.strategyFaults.inc({ strategy: fault.strategyId });
     if (config.risk.cancelOrdersOnFault)
@@ -101,7 +113,7 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
       if (timer !== undefined) clearInterval(timer);
       watch.save();
       const unsaved = watch.unsaved();
-      return unsaved === undefined ? [] : [unsaved];
+      return [...unswept, ...(unsaved === undefined ? [] : [unsaved])];
     },
   };
 }

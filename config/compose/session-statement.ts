@@ -1,7 +1,13 @@
 import type { Logger } from 'pino';
 import type { CashFlowRecord } from '../../backtest/report/index.ts';
 import { type Dec, ZERO } from '../../core/model/index.ts';
-import type { MarginLoanStatementWire, StatementWire, VenueRestClient } from '../../core/venue/index.ts';
+import {
+  type MarginLoanStatementWire,
+  realTimer,
+  type StatementWire,
+  type TimerPort,
+  type VenueRestClient,
+} from '../../core/venue/index.ts';
 import { loanStatementItem, type StatementItem, tradingStatementItem } from './statement-cash-flows.ts';
 
 /** A window of a statement fetch, epoch ms on the venue's clock; absent = the venue's default. */
@@ -31,9 +37,9 @@ export function restStatementPages(rest: Pick<VenueRestClient, 'pages'>): Statem
 }
 
 /**
- * How often a running session fetches the statements, wall ms (Keel's choice: hourly, a few
- * requests an hour against the trading statement's 100 per 60 s); a session fetches once more at
- * its end.
+ * How often a running session fetches the statements, ms of the session's clock (Keel's choice:
+ * hourly, a few requests an hour against the trading statement's 100 per 60 s); a session fetches
+ * once more at its end.
  */
 export const STATEMENT_REFRESH_MS = 3_600_000;
 
@@ -70,6 +76,11 @@ export interface SessionStatementOptions {
   readonly logger: Logger;
   /** Longest a fetch of both statements may take, ms (default 30 000): a session's end never hangs on it. */
   readonly timeoutMs?: number;
+  /**
+   * The timer a fetch's `timeoutMs` waits on: wall time, so a session clock that stands still (a
+   * lockstep replay with no event coming) cannot hold a session's end. Default the real one.
+   */
+  readonly timer?: TimerPort;
 }
 
 /**
@@ -124,17 +135,26 @@ export class SessionStatement {
   }
 
   /**
-   * Refreshes every `everyMs` of wall time until stopped, so a session longer than the venue's
-   * 90-day window loses no entry (Keel's choice: a session's status line shows equity, which
-   * already holds these flows; the breakdown is only needed in the result).
+   * Refreshes every `everyMs` of the session's clock until stopped, so a session longer than the
+   * venue's 90-day window loses no entry (Keel's choice: a session's status line shows equity,
+   * which already holds these flows; the breakdown is only needed in the result).
    * @param everyMs - the interval
-   * @param clock - the session's clock
-   * @returns a function that stops the timer
+   * @param timer - the session's timer port: its clock is the session's, each fetch's end
+   * @returns a function that stops the refreshes
    */
-  refreshEvery(everyMs: number, clock: () => number): () => void {
-    const timer = setInterval(() => void this.refresh(clock()), everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+  refreshEvery(everyMs: number, timer: TimerPort): () => void {
+    let cancel: (() => void) | undefined;
+    const arm = (): void => {
+      cancel = timer.setTimer(() => {
+        void this.refresh(timer.now());
+        arm();
+      }, everyMs);
+    };
+    arm();
+    return () => {
+      cancel?.();
+      cancel = undefined;
+    };
   }
 
   /**
@@ -205,9 +225,9 @@ export class SessionStatement {
 
   private async fetchBoth(end: number, done: Set<EndpointState>, signal?: AbortSignal): Promise<void> {
     const timeoutMs = this.options.timeoutMs ?? 30_000;
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimeout: () => void = () => undefined;
     const timedOut = new Promise<'timeout' | 'cut'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      cancelTimeout = (this.options.timer ?? realTimer()).setTimer(() => resolve('timeout'), timeoutMs);
       // Cut short, the fetch's own timer holds nothing up.
       signal?.addEventListener('abort', () => resolve('cut'), { once: true });
     });
@@ -228,7 +248,7 @@ export class SessionStatement {
       signal,
     );
     const outcome = await Promise.race([Promise.all([trading, loans]), timedOut]);
-    clearTimeout(timer);
+    cancelTimeout();
     if (outcome === 'timeout') {
       const why = `no answer within ${timeoutMs / 1000} s`;
       // A fetch still running when the session closes its REST client fails then, unheard.

@@ -309,7 +309,10 @@ async function startAndRunVenueSession(
     ...(venueTime === undefined ? {} : { toVenueTime: (ts: number) => venueTime.at(ts) }),
     logger,
   });
-  const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, options.sessionClock);
+  const stopStatementRefresh = statement.refreshEvery(
+    STATEMENT_REFRESH_MS,
+    sessionTimer(options.sessionClock, sessionClockRate(options)),
+  );
   if (startUp.received === undefined) live.marketData.subscribeAll(subscriptions);
   const startedAt = Date.now();
   const stopStatus = showStatus(

@@ -10,8 +10,12 @@ const NO_REPLACES: readonly ReplaceAlgoOrderIntent[] = [];
 interface SentAlgoOrder {
   /** The strategy that sent it. */
   readonly owner: string;
-  /** What was sent, with the replaces sent on it since merged in. */
+  /** What was sent, with the replaces sent on it since (and not refused) merged in. */
   intent: PlaceAlgoOrderIntent;
+  /** What was sent itself: a refused replace's terms are taken back out of it. */
+  readonly placed: PlaceAlgoOrderIntent;
+  /** The replaces merged into {@link SentAlgoOrder.intent}, in sending order. */
+  readonly merged: ReplaceAlgoOrderIntent[];
   /** The venue's answer never came and the look-ups failed (`COMMAND_OUTCOME_UNKNOWN`). */
   unknown: boolean;
 }
@@ -54,7 +58,7 @@ export class InFlightAlgoOrders {
    * @param owner - the strategy sending it
    */
   sending(intent: PlaceAlgoOrderIntent, owner: string): void {
-    this.sent.set(intent.ref, { owner, intent, unknown: false });
+    this.sent.set(intent.ref, { owner, intent, placed: intent, merged: [], unknown: false });
   }
 
   /**
@@ -72,12 +76,8 @@ export class InFlightAlgoOrders {
       else held.push(intent);
       return;
     }
-    sent.intent = {
-      ...sent.intent,
-      ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
-      ...(intent.price === undefined ? {} : { price: intent.price }),
-      ...(intent.qty === undefined ? {} : { qty: intent.qty }),
-    };
+    sent.merged.push(intent);
+    sent.intent = withReplace(sent.intent, intent);
   }
 
   /**
@@ -111,14 +111,24 @@ export class InFlightAlgoOrders {
   }
 
   /**
-   * The venue refused a replace of an algo order it acknowledged: the replace is no longer held.
-   * One whose answer never came (`COMMAND_OUTCOME_UNKNOWN`) may have been applied: it stays until
-   * the venue's next word on the algo order.
+   * The venue refused a replace: of an algo order it acknowledged, the replace is no longer held;
+   * of one in flight, its terms are taken back out of what the algo order is judged as (the
+   * placement with the other replaces merged in). One whose answer never came
+   * (`COMMAND_OUTCOME_UNKNOWN`) may have been applied: it stays until the venue's next word on
+   * the algo order.
    * @param replaceRef - the replace's reference
    * @param outcomeUnknown - the refusal is Keel's: the answer never came
    */
   replaceRefused(replaceRef: string, outcomeUnknown: boolean): void {
-    if (outcomeUnknown || this.replaces.size === 0) return;
+    if (outcomeUnknown) return;
+    for (const sent of this.sent.values()) {
+      const at = sent.merged.findIndex((replace) => replace.ref === replaceRef);
+      if (at === -1) continue;
+      sent.merged.splice(at, 1);
+      sent.intent = sent.merged.reduce(withReplace, sent.placed);
+      return;
+    }
+    if (this.replaces.size === 0) return;
     for (const [target, held] of this.replaces) {
       const at = held.findIndex((replace) => replace.ref === replaceRef);
       if (at === -1) continue;
@@ -215,4 +225,14 @@ export class InFlightAlgoOrders {
       .filter(([, algo]) => algo.owner === owner)
       .map(([ref, algo]) => ({ ref, sym: algo.intent.sym, intent: algo.intent }));
   }
+}
+
+/** An algo order's terms with a replace's new values. */
+function withReplace(intent: PlaceAlgoOrderIntent, replace: ReplaceAlgoOrderIntent): PlaceAlgoOrderIntent {
+  return {
+    ...intent,
+    ...(replace.triggerPrice === undefined ? {} : { triggerPrice: replace.triggerPrice }),
+    ...(replace.price === undefined ? {} : { price: replace.price }),
+    ...(replace.qty === undefined ? {} : { qty: replace.qty }),
+  };
 }

@@ -44,9 +44,14 @@ interface MarkedOrder {
   /**
    * The order was not acknowledged yet (PENDING_NEW) when its first request was sent: it keeps
    * showing PENDING_NEW, with the claims, and its acknowledgement on the placed terms shows it
-   * PENDING_REPLACE, the claims kept, until the venue answers the modifies.
+   * {@link MarkedOrder.unackedState}, the claims kept, until the venue answers the requests.
    */
   unacked: boolean;
+  /**
+   * What an unacknowledged order shows once acknowledged on the placed terms: PENDING_CANCEL
+   * when a cancel is among its requests, else PENDING_REPLACE.
+   */
+  unackedState: 'PENDING_CANCEL' | 'PENDING_REPLACE';
 }
 
 /** The orders a request acts on and how they show while it is in flight. */
@@ -112,8 +117,8 @@ export class InFlightRequests {
 
   /**
    * Records a request about to be sent and marks the orders it acts on in flight. An order that
-   * is final is left as it is, and so is one not acknowledged yet (PENDING_NEW) under a cancel;
-   * a modify of one claims its qty and price while the order keeps showing PENDING_NEW.
+   * is final is left as it is; one not acknowledged yet (PENDING_NEW) keeps showing PENDING_NEW
+   * (a modify of one claims its qty and price meanwhile) until the venue's first word on it.
    * @param requestRef - the request's reference
    * @param owner - the strategy sending it
    * @param marking - the clientOrderIds it acts on, the in-flight state to show and the run's
@@ -280,9 +285,10 @@ export class InFlightRequests {
   }
 
   /**
-   * The venue's first word on an order a modify was sent on before its acknowledgement: on the
-   * placed terms and not final, the modifies are still unanswered, so the order shows
-   * PENDING_REPLACE with their claims; any other word (new terms, a final state) stands.
+   * The venue's first word on an order a modify or cancel was sent on before its acknowledgement:
+   * on the placed terms and not final, the requests are still unanswered, so the order shows
+   * PENDING_CANCEL (a cancel among them) or PENDING_REPLACE with the modifies' claims; any other
+   * word (new terms, a final state) stands.
    */
   private acknowledged(marked: MarkedOrder, order: Order): void {
     marked.unacked = false;
@@ -294,7 +300,7 @@ export class InFlightRequests {
     )
       return;
     marked.venueWord = order;
-    marked.placeholder = { ...order, orderState: 'PENDING_REPLACE' };
+    marked.placeholder = { ...order, orderState: marked.unackedState };
     this.orders.applyLocal(marked.placeholder);
   }
 
@@ -309,7 +315,6 @@ export class InFlightRequests {
     const order = this.orders.byRef.get(target);
     if (order === undefined || isFinalOrderState(order.orderState)) return;
     const unacked = order.orderState === 'PENDING_NEW';
-    if (unacked && orderState !== 'PENDING_REPLACE') return;
     let marked = this.marked.get(target);
     // A placeholder the venue has not replaced yet: earlier requests are still in flight.
     if (marked === undefined || marked.placeholder !== order) {
@@ -321,12 +326,14 @@ export class InFlightRequests {
           claimQty: undefined,
           claimPrice: undefined,
           unacked,
+          unackedState: orderState,
         };
         this.marked.set(target, marked);
       } else {
         marked.claimQty = undefined;
         marked.claimPrice = undefined;
         marked.unacked = unacked;
+        marked.unackedState = orderState;
         // The venue's word replaced the placeholder: the order starts over, in the same record,
         // its list holding this request alone, in the same array (emptying it drops its storage,
         // which the next push allocates again: once per modify of a quote).
@@ -345,7 +352,10 @@ export class InFlightRequests {
     if (price !== undefined && (marked.claimPrice === undefined || price.gt(marked.claimPrice)))
       marked.claimPrice = price;
     // Not acknowledged: it shows PENDING_NEW until the venue's first word (see acknowledged).
-    if (unacked) return;
+    if (unacked) {
+      if (orderState === 'PENDING_CANCEL') marked.unackedState = orderState;
+      return;
+    }
     marked.placeholder = { ...order, orderState, updateAt: now };
     this.orders.applyLocal(marked.placeholder);
   }

@@ -53,6 +53,7 @@ export type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
 export type { SweepScope } from './strategy-order-sweep.ts';
 export { cancelStrategyOrders } from './strategy-order-sweep.ts';
 export { strictParams } from './strict-params.ts';
+export type { SweepFailure } from './sweep-retries.ts';
 export type { TrailingStep } from './trailing-level.ts';
 export { TrailingLevel } from './trailing-level.ts';
 export type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';

@@ -1,6 +1,7 @@
 import type { BarInterval, MarketEvent } from '../model/index.ts';
 import type { KernelFeeds } from './kernel-feeds.ts';
 import { handleJob, type KernelJob, type KernelJobParts, WAKE } from './kernel-jobs.ts';
+import { KERNEL_TIMER_OWNER } from './kernel-timers.ts';
 import type { WarmUpCoverage } from './kernel-warm-up.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
@@ -9,6 +10,8 @@ import { WorkQueue } from './work-queue.ts';
 /** The parts of a kernel its loop drives: what its jobs reach, and its two inputs. */
 export interface KernelLoopParts extends KernelJobParts {
   readonly feeds: KernelFeeds;
+  /** One of the kernel's own timers ({@link KERNEL_TIMER_OWNER}) is due: its time, epoch ms. */
+  readonly kernelTimerDue: (at: number) => void;
 }
 
 /**
@@ -38,6 +41,11 @@ export class KernelLoop {
    * @returns false when the strategy is gone (the timer does not repeat)
    */
   readonly fireTimer = (timer: ScheduledTimer): boolean => {
+    if (timer.owner === KERNEL_TIMER_OWNER) {
+      this.parts.kernelTimerDue(timer.at);
+      this.work.drainPending();
+      return false;
+    }
     const runner = this.parts.runners[timer.owner] as StrategyRunner;
     this.parts.emulator.beginTurn();
     runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });

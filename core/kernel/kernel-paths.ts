@@ -1,4 +1,4 @@
-import type { KeelEvent } from '../model/index.ts';
+import type { CommandRejectedEvent, KeelEvent } from '../model/index.ts';
 import { EquityObservations } from './equity-observations.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
@@ -26,6 +26,8 @@ export interface KernelPathHost {
   readonly connectivity: VenueConnectivity;
   /** While warming up, the reason every intent is denied; undefined when trading. */
   readonly warmingUp: () => string | undefined;
+  /** Told of every command the venue refused, once its sender was told. */
+  readonly refusedCommand: (event: CommandRejectedEvent) => void;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
@@ -80,7 +82,17 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   );
   return {
     pipeline,
-    userRouting: new UserDataRouting(state, runners, equity, deny, requests, algosInFlight, closes, lookUp),
+    userRouting: new UserDataRouting(
+      state,
+      runners,
+      equity,
+      deny,
+      requests,
+      algosInFlight,
+      closes,
+      lookUp,
+      host.refusedCommand,
+    ),
     emulator,
     algosInFlight,
     equity,

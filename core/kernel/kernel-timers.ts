@@ -2,8 +2,12 @@ import type { Scheduler } from './scheduler.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
 import { TimerQueue } from './timer-queue.ts';
 
+/** The owner of the kernel's own timers (a sweep's retries), which no strategy's index is. */
+export const KERNEL_TIMER_OWNER = -1;
+
 /**
- * Every timer of a kernel: its strategies' (`ctx.setTimer`, `ctx.every`). On
+ * Every timer of a kernel: its strategies' (`ctx.setTimer`, `ctx.every`) and its own
+ * ({@link KERNEL_TIMER_OWNER}). On
  * virtual time the kernel fires them as events pass; on wall time they arm the scheduler's
  * wake-up for the earliest one.
  */

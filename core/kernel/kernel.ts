@@ -16,7 +16,7 @@ import { KernelLoop } from './kernel-loop.ts';
 import type { KernelOptions } from './kernel-options.ts';
 import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
-import { KernelTimers } from './kernel-timers.ts';
+import { KERNEL_TIMER_OWNER, KernelTimers } from './kernel-timers.ts';
 import type { KernelWarmUp, WarmUpCoverage } from './kernel-warm-up.ts';
 import { checkLimitedSyms } from './limited-sym-check.ts';
 import { MarketRouting } from './market-routing.ts';
@@ -25,6 +25,7 @@ import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
 import { StrategyFaultReports } from './strategy-faults.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import { createRunners } from './strategy-slots.ts';
+import { type SweepFailure, SweepRetries } from './sweep-retries.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import { VenueConnectivity } from './venue-connectivity.ts';
@@ -66,6 +67,11 @@ export class Kernel {
   readonly intents: Observable<StrategyIntent>;
   /** Strategies that threw and were halted. */
   readonly faults: Observable<StrategyFault>;
+  /**
+   * Orders a sweep ({@link Kernel.sendKeelCancel}) could not cancel: the venue refused its cancel
+   * and every retry (see {@link SweepRetries}), so they keep working with no strategy managing them.
+   */
+  readonly sweepFailures: Observable<SweepFailure>;
   /** See {@link KernelOptions.barsWholeFrom}. */
   private readonly barsWholeFrom: number | undefined;
   /** The kernel's time when it was built: bars watched up to it are watched as the run starts. */
@@ -91,6 +97,9 @@ export class Kernel {
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly intent$ = new Subject<StrategyIntent>();
   private readonly reports = new StrategyFaultReports();
+  private readonly sweepFailure$ = new Subject<SweepFailure>();
+  /** The sweeps' cancels the venue refused, sent again after a backoff. */
+  private readonly sweepRetries: SweepRetries;
   /** The warm-up, if any (see {@link KernelWarmUp}). */
   private readonly warmUp: WarmUpPhase;
 
@@ -124,6 +133,7 @@ export class Kernel {
     this.denials = this.denial$.asObservable();
     this.intents = this.intent$.asObservable();
     this.faults = this.reports.faults;
+    this.sweepFailures = this.sweepFailure$.asObservable();
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     const runners = createRunners(options.strategies, options.runId ?? '', this);
@@ -141,12 +151,21 @@ export class Kernel {
       },
       connectivity: this.connectivity,
       warmingUp: () => this.warmUp.denialReason(),
+      refusedCommand: (event) => this.sweepRetries.refused(event),
     });
     this.emulator = paths.emulator;
     this.algosInFlight = paths.algosInFlight;
     const syms = options.instruments.map((spec) => spec.sym);
     this.marketRouting = new MarketRouting(this.state, options.strategies, runners, syms, this.emulator);
     this.pipeline = paths.pipeline;
+    this.sweepRetries = new SweepRetries({
+      state: this.state,
+      send: (ownerId, intent) => this.pipeline.sendKeelCancel(ownerId, intent),
+      algoInFlight: (ref) => this.algosInFlight.sentAs(ref) !== undefined,
+      keelCancelInFlight: (ref) => this.pipeline.keelCancelInFlight(ref),
+      wakeAt: (at) => this.timers.set(KERNEL_TIMER_OWNER, at, 0, 'sweep retry'),
+      failed: (failure) => this.sweepFailure$.next(failure),
+    });
     this.loop = new KernelLoop({
       feeds,
       runners,
@@ -157,6 +176,7 @@ export class Kernel {
       equity: paths.equity,
       warmUp: this.warmUp,
       emulator: this.emulator,
+      kernelTimerDue: (at) => this.sweepRetries.wake(at),
     });
   }
 
@@ -276,9 +296,12 @@ export class Kernel {
    */
   sendKeelCancel(ownerId: string, intent: CancelOrdersIntent | CancelAlgoOrderIntent): boolean {
     let sent = false;
+    // Noted first: a port may answer (refuse) before the send returns.
+    this.sweepRetries.sweepSent(ownerId, intent);
     this.loop.run(() => {
       sent = this.pipeline.sendKeelCancel(ownerId, intent);
     });
+    if (!sent) this.sweepRetries.notSent(intent.ref);
     return sent;
   }
 

@@ -60,6 +60,7 @@ export class UserDataRouting {
    * @param closes - the position closes in flight; an order one made is its sender's
    * @param lookUp - asks the venue for orders whose request had no answer; what it says comes
    *   back as order updates
+   * @param refusedCommand - told of every refusal once its sender was told (a sweep's cancel is retried)
    */
   constructor(
     private readonly state: KernelState,
@@ -70,6 +71,7 @@ export class UserDataRouting {
     private readonly algosInFlight: InFlightAlgoOrders,
     private readonly closes: InFlightCloses,
     private readonly lookUp: (orders: readonly Order[]) => void,
+    private readonly refusedCommand: (event: CommandRejectedEvent) => void = () => undefined,
   ) {
     this.byId = new Map(runners.map((runner) => [runner.id, runner]));
     this.strategyIds = new Set(this.byId.keys());
@@ -136,7 +138,11 @@ export class UserDataRouting {
       (event.code === COMMAND_OUTCOME_UNKNOWN || refusesAFinalOrder(event.code)) &&
       request.targets.length > 0;
     if (lookUp) this.lookUp(request.targets);
-    if (runner === undefined) return;
+    if (runner !== undefined) this.denyRefused(runner, event, lookUp);
+    this.refusedCommand(event);
+  }
+
+  private denyRefused(runner: StrategyRunner, event: CommandRejectedEvent, lookUp: boolean): void {
     this.deny(runner, {
       kind: 'denied',
       strategyId: runner.id,

@@ -15,6 +15,11 @@ export interface AlgoCancelAllContext {
   readonly openAlgoOrders: () => readonly AlgoOrder[];
   /** Told once the venue accepted the cancel, before the read-back. */
   readonly accepted?: () => void;
+  /**
+   * Told of an algo order the read-back showed in a state Keel does not know, which it reports
+   * ended (CANCELLED) though the venue may still hold it: for a warning.
+   */
+  readonly unknownAlgoState?: (algoOrder: AlgoOrder, state: string) => void;
 }
 
 /**
@@ -25,7 +30,8 @@ export interface AlgoCancelAllContext {
  * sl legs read from the history and any placed by hand, which the client never reported) and the
  * ones the client reported open; once the venue accepted the cancel, each is read back and
  * reported in the state the venue shows (CANCELLED, or TRIGGERED when it fired first; CANCELLED
- * when the venue shows a state Keel does not know, as that is not open: see `algoOrderAnswer`). A read that
+ * when the venue shows a state Keel does not know, as that is not open: see `algoOrderAnswer`, and
+ * told to `unknownAlgoState` for a warning, since the venue may still hold it). A read that
  * fails goes to `followUpFailed` (the cancel stands; a reconciliation ends the ones the client
  * reported open): the list failing leaves only the client's own to read back.
  * @param rest - the REST client
@@ -68,7 +74,8 @@ export async function cancelAllAlgoOrdersAndReadBack(
         target.algoOrderId === ''
           ? { clientAlgoOrderId: target.clientAlgoOrderId }
           : { algoOrderId: target.algoOrderId };
-      const { algoOrder } = algoOrderAnswer(await rest.getAlgoOrder(ref), ctx.now());
+      const { algoOrder, unknownState } = algoOrderAnswer(await rest.getAlgoOrder(ref), ctx.now());
+      if (unknownState !== undefined) ctx.unknownAlgoState?.(algoOrder, unknownState);
       if (algoOrder.state !== 'NEW')
         ctx.emit({ kind: 'algoOrder', ts: ctx.now(), recvTs: ctx.now(), algoOrder });
     }

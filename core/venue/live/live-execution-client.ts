@@ -17,6 +17,7 @@ import { StreamStatus } from '../ws/stream-status.ts';
 import { lookUpAlgoOrder } from './algo-order-lookup.ts';
 import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
+import { FillsWithoutOrder } from './fills-without-order.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
 import { intentLogFields } from './intent-log-fields.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
@@ -25,7 +26,7 @@ import { LocalTradingView } from './local-trading-view.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { NewestPositionReports } from './newest-position-reports.ts';
-import { sendOrderAction } from './order-actions.ts';
+import { type OrderActionIntent, sendOrderAction } from './order-actions.ts';
 import { orderFromIntent } from './order-from-intent.ts';
 import { lookUpOrder } from './order-lookup.ts';
 import { OrderPlacement } from './order-placement.ts';
@@ -41,7 +42,7 @@ import { VenueLoanReads } from './venue-loan-reads.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
 
 /** What a reconciliation warning kept for the session's result is about. */
-type ReconciliationWarningKind = 'forgotten' | 'unfetchedFills' | 'leftOutExecutions';
+type ReconciliationWarningKind = 'forgotten' | 'unfetchedFills' | 'leftOutExecutions' | 'unownedFills';
 
 /**
  * The live venue behind the execution port: WebSocket order entry (PLACE_ORDER for US equities,
@@ -72,6 +73,10 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placement: OrderPlacement;
   /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
   private readonly unknownOrders: UnknownOrderLookups;
+  /** Modifies and cancels held until the venue acknowledged their orders: each settles once sent (or refused). */
+  private readonly heldActions = new Set<Promise<void>>();
+  /** Fills that came without any update of their order, whose order is looked up after a while. */
+  private readonly fillsWithoutOrder: FillsWithoutOrder;
   private readonly timer: TimerPort;
   /**
    * The venue's time (its replies' clock, shared with the private socket): what catch-up windows
@@ -144,6 +149,16 @@ export class LiveExecutionClient implements ExecutionPort {
       lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
       emit: (event) => this.emit(event),
       forgotten: (warning) => this.warnForgotten(warning),
+      logger: this.logger,
+    });
+    this.fillsWithoutOrder = new FillsWithoutOrder({
+      timer: venueTimer,
+      stampNow: this.eventNow,
+      lookupOrder: (fill) => this.lookupOrder(fill.sym, fill.clientOrderId, fill.orderId),
+      emit: (event) => this.emit(event),
+      unowned: (warning) => this.warnUnownedFill(warning),
+      attempts: lookups.minNotFound,
+      spacingMs: lookups.spacingMs,
       logger: this.logger,
     });
     this.placement = new OrderPlacement({
@@ -238,8 +253,17 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
+   * Fills that came without any update of their order, whose order the venue could not name after
+   * lookups (each also logged at warn): no strategy was told of them (see {@link FillsWithoutOrder}).
+   */
+  get unownedFillWarnings(): readonly string[] {
+    return this.warningsOf('unownedFills');
+  }
+
+  /**
    * Every warning of the reconciliations, in the order they came: {@link forgottenOrderWarnings},
-   * {@link unfetchedFillWarnings} and {@link leftOutExecutionWarnings}, for the session's result.
+   * {@link unfetchedFillWarnings}, {@link leftOutExecutionWarnings} and
+   * {@link unownedFillWarnings}, for the session's result.
    */
   get reconciliationWarnings(): readonly string[] {
     return this.warnings.map((warning) => warning.text);
@@ -272,6 +296,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.reconciliations.stop();
     this.placement.stop();
     this.unknownOrders.stop();
+    this.fillsWithoutOrder.stop();
     await this.options.ws.close(withinMs);
     this.subject.complete();
     this.privateStatus.complete();
@@ -298,11 +323,7 @@ export class LiveExecutionClient implements ExecutionPort {
       case 'modifyOrder':
       case 'cancelOrder':
       case 'cancelOrders':
-        return sendOrderAction(intent, {
-          ws: this.options.ws,
-          rest: this.options.rest,
-          refuse: (error) => this.rejectCommand(command, error),
-        });
+        return this.sendOrderAction(command, intent);
       default: {
         // Answered once the venue accepted it (before the reads after it), or refused it, or its
         // lost reply was looked up.
@@ -317,6 +338,17 @@ export class LiveExecutionClient implements ExecutionPort {
           openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
           loanReads: this.loanReadOrder,
           accepted: () => answered(),
+          unknownAlgoState: (algoOrder, state) =>
+            this.logger.warn(
+              {
+                ...intentLogFields(intent),
+                strategy: command.strategyId,
+                clientAlgoOrderId: algoOrder.clientAlgoOrderId,
+                algoOrderId: algoOrder.algoOrderId,
+                state,
+              },
+              'algo order read back after a cancel of all in a state Keel does not know: ended CANCELLED in Keel, though the venue may still hold it (check it on the venue)',
+            ),
         })
           .catch((error: unknown) =>
             isOutcomeUnknown(error)
@@ -333,12 +365,55 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
+   * Sends a modify or cancel, once the venue acknowledged the orders it acts on: one sent while an
+   * order's place is unanswered could reach the venue before the order (or, over REST, overtake
+   * it) and be refused as unknown, leaving the order working with nobody acting on it. Held until
+   * the order's ack, first update or Keel's verdict on it after lookups (see {@link OrderPlacement}),
+   * then sent (the venue refuses it if the order ended meanwhile); never sent when the client
+   * stops first (refused as not applied, safe to send again).
+   */
+  private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
+    const send = () =>
+      sendOrderAction(intent, {
+        ws: this.options.ws,
+        rest: this.options.rest,
+        refuse: (error) => this.rejectCommand(command, error),
+      });
+    const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
+    const known = this.placement.outcomesKnown(targets);
+    if (known === undefined) return send();
+    this.logger.debug(
+      { ref: intent.ref, kind: intent.kind, targets },
+      'command held until the venue acknowledged the orders it acts on',
+    );
+    let answered: Promise<void> = Promise.resolve();
+    const sent = known.then((yes) => {
+      if (yes) answered = send();
+      else
+        this.rejectCommand(
+          command,
+          new Error(
+            `${intent.kind} ${intent.ref} not sent: the client stopped before the venue acknowledged the orders it acts on`,
+          ),
+          COMMAND_NOT_APPLIED,
+        );
+    });
+    this.heldActions.add(sent);
+    void sent.then(() => this.heldActions.delete(sent));
+    return sent.then(() => answered);
+  }
+
+  /**
    * For a lockstep session's acknowledgement of a market event, which must follow the commands
-   * the event made (see {@link SymCommandOrder}).
-   * @returns settles once no command is held behind another any more; undefined when none is
+   * the event made (see {@link SymCommandOrder}), the modifies and cancels held until their
+   * orders' acks among them.
+   * @returns settles once no command is held any more (each sent, or reported never sent);
+   *   undefined when none is
    */
   commandsHeld(): Promise<void> | undefined {
-    return this.commandOrder.idle();
+    const behind = this.commandOrder.idle();
+    if (this.heldActions.size === 0) return behind;
+    return Promise.all([behind, ...this.heldActions]).then(() => this.commandsHeld());
   }
 
   /** A held command was never sent (the client stopped): a REJECTED order for a place, else a refusal. */
@@ -466,6 +541,7 @@ export class LiveExecutionClient implements ExecutionPort {
       this.placement.settle(event.order.clientOrderId);
     }
     this.firedAlgos.observe(event);
+    this.fillsWithoutOrder.observe(event);
     if (origin === 'venue') this.localView.observe(event);
     else this.localView.observeCorrection(event);
     this.subject.next(event);
@@ -514,6 +590,12 @@ export class LiveExecutionClient implements ExecutionPort {
   private warnLeftOutExecutions(warning: string): void {
     this.logger.warn(warning);
     this.warnings.push({ kind: 'leftOutExecutions', text: warning });
+  }
+
+  /** A fill came without its order's update and its order could not be found: logged at warn and kept for the result. */
+  private warnUnownedFill(warning: string): void {
+    this.logger.warn(warning);
+    this.warnings.push({ kind: 'unownedFills', text: warning });
   }
 
   private warningsOf(kind: ReconciliationWarningKind): string[] {

@@ -73,6 +73,8 @@ export class OrderPlacement {
   private readonly unresolved = new Map<string, PlaceOrderIntent>();
   /** Lookups under way: clientOrderId -> wakes the lookup from its backoff wait. */
   private readonly lookingUp = new Map<string, () => void>();
+  /** Told once an unresolved order's outcome is known (true) or the placement stopped (false), by clientOrderId. */
+  private readonly outcomeWaiters = new Map<string, ((known: boolean) => void)[]>();
   private readonly waits: CancellableWaits;
   private stopped = false;
 
@@ -114,6 +116,35 @@ export class OrderPlacement {
    */
   settle(clientOrderId: string): void {
     this.unresolved.delete(clientOrderId);
+    const waiters = this.outcomeWaiters.get(clientOrderId);
+    if (waiters === undefined) return;
+    this.outcomeWaiters.delete(clientOrderId);
+    for (const told of waiters) told(true);
+  }
+
+  /**
+   * Waits until the venue's first word on each of these orders that it has not acknowledged yet
+   * (its ack, an update, or Keel's verdict after lookups): a cancel or amendment reaching the
+   * venue before its order would be refused as unknown, and the order would then go live with
+   * nobody acting on it.
+   * @param clientOrderIds - the orders a command acts on
+   * @returns undefined when every one is already known to the venue (nothing to wait for);
+   *   else settles true once all are, false when the placement stopped first
+   */
+  outcomesKnown(clientOrderIds: readonly string[]): Promise<boolean> | undefined {
+    const waiting = clientOrderIds.filter((ref) => this.unresolved.has(ref));
+    if (waiting.length === 0) return undefined;
+    if (this.stopped) return Promise.resolve(false);
+    return Promise.all(
+      waiting.map(
+        (ref) =>
+          new Promise<boolean>((resolve) => {
+            const waiters = this.outcomeWaiters.get(ref);
+            if (waiters === undefined) this.outcomeWaiters.set(ref, [resolve]);
+            else waiters.push(resolve);
+          }),
+      ),
+    ).then((known) => known.every(Boolean));
   }
 
   /** Looks up again, at once, every order whose ack never came (after a reconnect). */
@@ -130,6 +161,9 @@ export class OrderPlacement {
     this.stopped = true;
     this.waits.cancelAll();
     for (const wake of this.lookingUp.values()) wake();
+    const waiters = [...this.outcomeWaiters.values()].flat();
+    this.outcomeWaiters.clear();
+    for (const told of waiters) told(false);
   }
 
   private onPlaceAck(intent: PlaceOrderIntent, reply: WsReplyWire): void {

@@ -37,6 +37,8 @@ export interface RestCommandContext {
    * behind it may go.
    */
   readonly accepted?: () => void;
+  /** Told of an algo order a cancel-all's read-back showed in a state Keel does not know (see `algo-cancel-all.ts`). */
+  readonly unknownAlgoState?: (algoOrder: AlgoOrder, state: string) => void;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from '../../../core/venue/index.ts';
 import { aPaperVenue, closedAfterEachTest, T0 } from '../../kit/paper-venue-builders.ts';
 import { bboPush, signedRest } from '../../kit/paper-venue-client.ts';
+import { fakeTimer } from '../../kit/venue-fake-timer.ts';
 
 const logger = pino({ level: 'silent' });
 const T = Date.UTC(2026, 0, 5);
@@ -315,5 +316,45 @@ describe('a session’s statement on the paper venue', () => {
     } finally {
       await rest.close();
     }
+  });
+});
+
+describe('a session’s statement refreshed on a timer', () => {
+  it('fetches every period of the clock it is given, from that clock’s time, until stopped', async () => {
+    const { state, pages } = scriptedPages();
+    const clock = fakeTimer(T);
+    const statement = new SessionStatement({ pages, begin: T, logger });
+    const stop = statement.refreshEvery(60 * MIN, clock);
+    await clock.advance(59 * MIN);
+    expect(state.windows).toEqual([]);
+    await clock.advance(MIN);
+    await clock.advance(60 * MIN);
+    expect(state.windows.map((w) => w.end)).toEqual([
+      T + 60 * MIN,
+      T + 60 * MIN,
+      T + 120 * MIN,
+      T + 120 * MIN,
+    ]);
+    stop();
+    await clock.advance(180 * MIN);
+    expect(state.windows).toHaveLength(4);
+  });
+
+  it('times a fetch out on the timer it is given', async () => {
+    const { state, pages } = scriptedPages();
+    const wall = fakeTimer(T);
+    const statement = new SessionStatement({ pages, begin: T, logger, timeoutMs: 5_000, timer: wall });
+    state.hang = true;
+    let done = false;
+    void statement.refresh(T + MIN).then(() => {
+      done = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await wall.advance(4_999);
+    expect(done).toBe(false);
+    await wall.advance(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(true);
+    expect(statement.warnings(ZERO, 'USDT')[0]).toMatch(/no answer within 5 s/);
   });
 });
