@@ -1,4 +1,4 @@
-import { asNumber } from '../model/index.ts';
+import { asNumber, D, type Dec } from '../model/index.ts';
 import { ORDER_TERMS_INTENTS, termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
@@ -33,8 +33,9 @@ export const maxOpenOrdersCheck: RiskCheck = {
 
 /**
  * A limit price stays within `priceBand` (a fraction) of the reference price, so fat-finger
- * prices are denied. With no reference price known the order passes (nothing to compare with).
- * A modify or algo replacement that sets no price passes: its price was judged when set.
+ * prices are denied; a price exactly `priceBand` away passes. With no reference price known the
+ * order passes (nothing to compare with). A modify or algo replacement that sets no price passes:
+ * its price was judged when set.
  */
 export const priceBandCheck: RiskCheck = {
   name: 'priceBand',
@@ -54,10 +55,25 @@ export const priceBandCheck: RiskCheck = {
     const reference = view.referencePrice(terms.sym);
     if (reference === undefined || reference <= 0) return undefined;
     const distance = Math.abs(asNumber(terms.price) - reference) / reference;
-    if (distance <= band) return undefined;
+    if (isWithinBand(terms.price, distance, reference, band)) return undefined;
     return deny(
       'priceBand',
       `${intent.kind} ${intent.ref}: price ${terms.price.toFixed()} is ${(distance * 100).toFixed(2)} % from the reference ${reference}, outside the ${(band * 100).toFixed(2)} % band`,
     );
   },
 };
+
+/** How near the band edge a distance computed on doubles is left to the exact comparison. */
+const EDGE_ROOM = 1e-9;
+
+/**
+ * Whether `price` is at most `band` x `reference` from the reference. Decided on the doubles'
+ * distance when it is clearly inside or outside the band (float rounding is some 1e-16 of it);
+ * near the edge on Decimals, where doubles would deny a price exactly at it (0.33 from 0.3 is
+ * 0.10000000000000009 of it).
+ */
+function isWithinBand(price: Dec, distance: number, reference: number, band: number): boolean {
+  if (Math.abs(distance - band) > EDGE_ROOM) return distance < band;
+  const exactReference = D(reference);
+  return price.minus(exactReference).abs().lte(exactReference.mul(band));
+}

@@ -156,7 +156,15 @@ describe('OHLCV CSV reading', () => {
     expect(problem('0,104,101,100,103')).toBe('open 104 is above high 101, close 103 is above high 101');
     expect(problem('0,8,11,9,10')).toBe('open 8 is below low 9');
     expect(problem('0,10,11,9,12')).toBe('close 12 is above high 11');
+    expect(problem('0,10,11,9,8')).toBe('close 8 is below low 9');
     expect(problem('0,9,11,9,11')).toBe('accepted');
+  });
+
+  it('refuses a negative price, even in a bar whose prices are consistent', () => {
+    const text = 'timestamp,open,high,low,close\n0,-1,-1,-1,-1\n60000,10,11,9,10\n';
+    expect(() => parseOhlcvCsv(text, { file: 'x.csv' })).toThrow(
+      new CsvImportError('x.csv', 2, 'open "-1" is not a non-negative number'),
+    );
   });
 
   it('refuses a row with fewer fields than the header names (a truncated file), or skips it when told to', () => {

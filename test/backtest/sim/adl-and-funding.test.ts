@@ -72,6 +72,19 @@ describe('sim venue: perpetual funding', () => {
     expect(t.sim.ledger().funding.toFixed()).toBe('-0.022');
   });
 
+  it('charges qty x contract size x mark x rate on a contract of less than one unit', () => {
+    const t = aSim({ instruments: [anInstrument(BTC, { contractSize: D('0.02') })] });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(aMarket('m', 'BUY', '100'));
+    t.sim.onMarket(aMark(1, 100, { rate: 0.0001, next: 1000 }));
+    t.sim.onMarket(aMark(1000, 110, { rate: 0.0001, next: 1000 }));
+    // 100 contracts x 0.02 x 110 x 0.0001 = 0.022 paid
+    expect(t.sim.statement().map((f) => [f.type, f.amount.toFixed(), f.ts])).toEqual([
+      ['FUNDING_FEE', '-0.022', 1000],
+    ]);
+    expect(t.sim.ledger().funding.toFixed()).toBe('-0.022');
+  });
+
   it('charges the position held at the funding time, whatever the next event is', () => {
     // Long 2 through funding time 5000, closed by a command arriving at 5499: pays 2 x 100 x 0.0001.
     const held = aSim();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
 import { aSellStop } from '../../kit/intent-builders.ts';
-import { aBar, aMark, aMarket, aSim, type SimUnderTest } from '../../kit/sim-builders.ts';
+import { aBar, aLimit, aMark, aMarket, aSim, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 // The builders' instrument: taker 5 bps, tick 0.1, leverage 10, maintenance rate 0.5 %, liquidation
 // fee 0.5 %. 20 USDT; one BTC bought or sold at 100 at a bar's open (fee 0.05): balance 19.95.
@@ -88,6 +88,29 @@ describe('sim venue: liquidation inside a bar', () => {
     expect(liquidationFill(t)).toEqual(['SELL', '1', '80.4', '0.402']);
     expect(t.of('algoOrder').at(-1)?.algoOrder.state).toBe('CANCELLED');
     expect(usdt(t)).toBe('-0.052');
+  });
+
+  it('lets a stop at the liquidation tick itself close the position first (a tie: triggers before liquidation)', () => {
+    const t = aSmallAccount('BUY');
+    t.send(aSellStop({ triggerPrice: D('80.4') }));
+    t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
+    t.sim.onMarket(aBar(240_000, 100, 101, 75, 99));
+    expect(t.of('liquidationEvent')).toHaveLength(0);
+    // sold at 80.4: rpnl -19.6, fee 80.4 x 5 bps = 0.0402; 19.95 - 19.6 - 0.0402
+    expect(usdt(t)).toBe('0.3098');
+  });
+
+  it('fills a limit resting at the liquidation tick before the liquidation there (a tie: fills before liquidation)', () => {
+    const t = aSmallAccount('BUY');
+    t.send(aLimit('add', 'BUY', '1', '80.4'));
+    t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
+    t.sim.onMarket(aBar(240_000, 100, 101, 75, 99));
+    // the buy fills at 80.4 (maker 2 bps: 0.01608), then equity 0.33392 < maintenance 2 x 80.4 x 0.5 %
+    // = 0.804 liquidates the long 2 there: rpnl 2 x 80.4 - 180.4 = -19.6, fee 160.8 x 0.5 % = 0.804
+    expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.price.toFixed()])[1]).toEqual(
+      ['add', '80.4'],
+    );
+    expect(liquidationFill(t)).toEqual(['SELL', '2', '80.4', '0.804']);
   });
 
   it('counts a margin loan in the liquidation level it finds along the path', () => {

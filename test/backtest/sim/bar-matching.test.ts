@@ -143,6 +143,55 @@ describe('sim venue: bar segments walked in price order', () => {
   });
 });
 
+/** {@link aBarSim} long 1 from the next bar's open 100 (taker fee 0.05); that bar closes at 100. */
+function aLongBarSim(): SimUnderTest {
+  const t = aBarSim();
+  t.send(aMarket('m', 'BUY', '1'));
+  t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100));
+  return t;
+}
+
+describe('sim venue: bar path tie rules (sim README, Bars)', () => {
+  it('walks the low first when flat and the extremes are equally far from the open', () => {
+    const t = aBarSim();
+    t.send(aLimit('b', 'BUY', '1', '95'), aLimit('s', 'SELL', '1', '105'));
+    // flat, 100 - 90 = 110 - 100: path 100 -> 90 -> 110 -> 100, the buy opens, the sell closes (+10)
+    t.sim.onMarket(aBar(120_000, 100, 110, 90, 100));
+    // maker 2 bps: 95 x 0.0002 = 0.019, 105 x 0.0002 = 0.021
+    expect(fillsOf(t)).toEqual([
+      ['b', 'BUY', '1', '95', 'MAKER', '0.019', '0'],
+      ['s', 'SELL', '1', '105', 'MAKER', '0.021', '10'],
+    ]);
+  });
+
+  it('fires a trigger before a resting BUY limit at the same price (falling stretch)', () => {
+    const t = aLongBarSim();
+    t.send(aSellStop({ ref: 'st', triggerPrice: D('96') }), aLimit('b', 'BUY', '1', '96'));
+    t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
+    // long: path 100 -> 90 -> 100.5 -> 95; at 96 the stop sells the long 1 (rpnl -4), then the buy opens a long
+    t.sim.onMarket(aBar(240_000, 100, 100.5, 90, 95));
+    expect(fillsOf(t).slice(1)).toEqual([
+      ['st-trig', 'SELL', '1', '96', 'TAKER', '0.048', '-4'],
+      ['b', 'BUY', '1', '96', 'MAKER', '0.0192', '0'],
+    ]);
+  });
+
+  it('fires a trigger before a resting SELL limit at the same price (rising stretch)', () => {
+    const t = aLongBarSim();
+    t.send(
+      aSellStop({ ref: 'tp', conditionType: 'GTE', triggerPrice: D('104') }),
+      aLimit('s', 'SELL', '1', '104'),
+    );
+    t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
+    // long: path 100 -> 99.5 -> 105 -> 100; at 104 the reduce-only trigger sells the long 1 (+4), then the limit opens a short
+    t.sim.onMarket(aBar(240_000, 100, 105, 99.5, 100));
+    expect(fillsOf(t).slice(1)).toEqual([
+      ['tp-trig', 'SELL', '1', '104', 'TAKER', '0.052', '4'],
+      ['s', 'SELL', '1', '104', 'MAKER', '0.0208', '0'],
+    ]);
+  });
+});
+
 describe('sim venue: bar fills, maker or taker', () => {
   it('fills a limit that was marketable on arrival as a taker at the next open', () => {
     const t = aBarSim();

@@ -116,6 +116,18 @@ describe('sim venue: fees', () => {
     expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('9998.81');
   });
 
+  it('credits a maker rebate (negative maker rate) to the balance', () => {
+    const t = anEquitySim({ maker: D('-0.0001'), taker: D('0.0005'), markup: D('0'), fixedPerFill: D('0') });
+    t.sim.onMarket(aQuote(IN_SESSION, 189.99, 500, 190.5, 500, AAPL));
+    t.send(aLimit('b', 'BUY', '10', '190', { sym: AAPL }));
+    t.sim.advanceTo(IN_SESSION + 1);
+    t.sim.onMarket(aTrade(IN_SESSION + 2, 189.9, 10, 'SELL', AAPL));
+    const fill = t.of('execution')[0]?.execution;
+    // 10 x 190 = 1900 notional x -1 bp = -0.19: paid back as a rebate of 0.19
+    expect([fill?.execType, fill?.fee.toFixed(), fill?.rebate.toFixed()]).toEqual(['MAKER', '0', '0.19']);
+    expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('10000.19');
+  });
+
   it('adds the sub-portfolio markup to every fill of the sim', () => {
     const t = aSim({ subPortfolioMarkup: D('0.0001') });
     t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
@@ -136,6 +148,25 @@ describe('sim venue: fees', () => {
     const fees = t.of('execution').map((e) => e.execution.fee.toFixed());
     // 100 x (5 + 1) bps, then 100 x (5 + 0.37) bps
     expect(fees).toEqual(['0.06', '0.0537']);
+  });
+
+  it("reports each fill's sub-portfolio markup share, at the markup of its time, for the collection records", () => {
+    const t = aSim({ subPortfolioMarkup: D('0.0001') });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(aMarket('m1', 'BUY', '1'));
+    t.sim.advanceTo(1);
+    t.sim.setFeeMarkup(D('0.000037'));
+    t.send(aMarket('m2', 'BUY', '1'));
+    t.sim.advanceTo(2);
+    t.sim.setFeeMarkup(D('0'));
+    t.send(aMarket('m3', 'BUY', '1'));
+    t.sim.advanceTo(3);
+    // 100 x 1 bps, 100 x 0.37 bps, then no markup: none reported
+    expect(t.of('execution').map((e) => e.subPortfolioMarkup?.toFixed())).toEqual([
+      '0.01',
+      '0.0037',
+      undefined,
+    ]);
   });
 
   it('refuses a run-time markup that is negative or finer than 0.01 bps, keeping the old one', () => {

@@ -4,9 +4,12 @@ import { D, LIQUIDATION_NODE_TYPES } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimit, aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
 
-/** Long 10 @ 100 on 200 USDT, leverage 10: liqPrice = 800.5 / 9.95 = 80.4523 (see margin test). */
-function aLeveragedLong() {
-  const t = aSim({ startingBalances: { USDT: D('200') } });
+/**
+ * Long 10 @ 100 (taker fee 0.5) on 200 USDT, leverage 10: liqPrice = 800.5 / 9.95 = 80.4523 (see
+ * margin test). Equity at mark p is `usdt` - 0.5 + 10 x (p - 100), maintenance 10 x p x 0.5 %.
+ */
+function aLeveragedLong(usdt = '200') {
+  const t = aSim({ startingBalances: { USDT: D(usdt) } });
   t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
   t.sim.onMarket(aMark(0, 100));
   t.send(aMarket('m', 'BUY', '10'), aLimit('bid', 'BUY', '0.5', '50'));
@@ -28,6 +31,16 @@ describe('sim venue: liquidation', () => {
     expect(t.of('account').length).toBe(before + 1);
     t.sim.onMarket(aMark(5, 95));
     expect(t.of('account').at(-1)?.account.accountStatus).toBe('NORMAL');
+  });
+
+  it('does not liquidate while equity equals maintenance margin exactly, only once it is below', () => {
+    // 199.525 - 0.5 + 10 x (80.5 - 100) = 4.025 = 10 x 80.5 x 0.5 %
+    const t = aLeveragedLong('199.525');
+    t.sim.onMarket(aMark(2, 80.5));
+    expect(t.of('liquidationEvent')).toHaveLength(0);
+    expect(t.sim.equity().toFixed()).toBe('4.025');
+    t.sim.onMarket(aMark(3, 80.4)); // equity 3.025 < MM 4.02
+    expect(t.of('liquidationEvent').map((e) => e.record.nodeType)).toEqual([...LIQUIDATION_NODE_TYPES]);
   });
 
   it('walks the nine nodes, cancels orders, closes at mark with the liquidation fee, and reports the records twice', () => {

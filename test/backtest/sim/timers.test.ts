@@ -77,6 +77,20 @@ describe('sim venue: timers', () => {
       .at(-1)?.order;
     expect(miss?.orderState).toBe('CANCELLED');
   });
+
+  it('stamps a DAY expiry that waited for its daily bar with the 16:00 close, not the bar close', () => {
+    const t = anEquitySim('bar');
+    t.sim.onMarket(aDailyBar(AAPL, '2026-03-05T05:00:00Z', '2026-03-06T05:00:00Z', [190, 192, 188, 191]));
+    t.send(aLimit('miss', 'BUY', '10', '180', { sym: AAPL, timeInForce: 'DAY' }));
+    // Friday's bar closes at Saturday 00:00 New York (05:00Z); the order ended at Friday 16:00 (21:00Z).
+    t.sim.onMarket(aDailyBar(AAPL, '2026-03-06T05:00:00Z', '2026-03-07T05:00:00Z', [190.5, 191, 186, 189]));
+    expect(t.of('order').at(-1)?.order).toMatchObject({
+      clientOrderId: 'miss',
+      orderState: 'CANCELLED',
+      action: 'EXPIRE',
+      updateAt: at('2026-03-06T21:00:00Z'),
+    });
+  });
 });
 
 const HOUR = 3_600_000;

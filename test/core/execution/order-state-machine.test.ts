@@ -12,6 +12,13 @@ describe('order state machine', () => {
     expect(applyOrderUpdate(cancelled, lateFill)).toBe(cancelled);
   });
 
+  it('takes a final update over a live one stamped later with the same executed quantity', () => {
+    // an amendment acknowledged at 200, then the venue's CANCELLED stamped 150 arrives
+    const open = anOrder({ orderState: 'OPEN', executedQty: D('0.5'), updateAt: 200 });
+    const cancelled = anOrder({ orderState: 'CANCELLED', executedQty: D('0.5'), updateAt: 150 });
+    expect(applyOrderUpdate(open, cancelled).orderState).toBe('CANCELLED');
+  });
+
   it('absorbs a duplicate and a stale update', () => {
     const partial = anOrder({ orderState: 'PARTIALLY_FILLED', executedQty: D('0.5'), updateAt: 10 });
     const open = anOrder({ orderState: 'OPEN', updateAt: 5 });

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
+import { priceBandCheck } from '../../../core/risk/index.ts';
 import { aLimitOrder, aSellStop } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
@@ -50,6 +52,37 @@ describe('order limits', () => {
     });
     it('passes a price inside the band', () => {
       expectApproved(aLimitOrder({ price: D('104.9') }), aRiskView(), { limits: { priceBand: 0.05 } });
+    });
+    it('passes a price exactly at the edge of the band (the largest distance allowed), either side', () => {
+      for (const price of ['105', '95'])
+        expectApproved(aLimitOrder({ price: D(price) }), aRiskView(), { limits: { priceBand: 0.05 } });
+    });
+    it('judges a price at or a hair beyond the band edge on its decimal distance, not a float one', () => {
+      // 0.33 from 0.3 is exactly 10 %, which doubles compute as 0.10000000000000009.
+      fc.assert(
+        fc.property(
+          fc.constantFrom('0.3', '0.7', '19.99', '100', '0.07', '43210.5'),
+          fc.constantFrom(0.1, 0.05, 0.003, 0.25),
+          fc.boolean(),
+          fc.integer({ min: -2, max: 2 }),
+          (reference, priceBand, above, tweak) => {
+            const view = aRiskView();
+            view.references.set('BINANCE_PERP_BTC_USDT', Number(reference));
+            // the edge above or below the reference, then on it or up to two 1e-12 steps either side
+            const edge = D(reference).mul(above ? D(1).plus(priceBand) : D(1).minus(priceBand));
+            const price = edge.plus(D(tweak).mul('1e-12'));
+            const denial = priceBandCheck.run({
+              strategyId: 's1',
+              intent: aLimitOrder({ price }),
+              view,
+              limits: { priceBand },
+              scope: 'portfolio',
+            });
+            const inside = price.minus(reference).abs().lte(D(reference).mul(priceBand));
+            expect(denial === undefined).toBe(inside);
+          },
+        ),
+      );
     });
     it('does not judge a modify that keeps the price on that price: a resting order the market left can still be shrunk', () => {
       const view = aRiskView();

@@ -75,6 +75,18 @@ describe('trade statistics', () => {
     expect(stats.kelly).toBeCloseTo(1 / 3, 12);
   });
 
+  it('Kelly weighs the losses by 1 - W at a win rate other than one half: 1/3 - (2/3) / (30 / 10)', () => {
+    const s = tradeStats([aTrade(30, 0.3, 1), aTrade(-10, -0.1, 1), aTrade(-10, -0.1, 1)]);
+    expect(s.kelly).toBeCloseTo(1 / 9, 12);
+  });
+
+  it('counts a break-even trade in the win rate but not as a loss: Kelly 0.25 - 0.75 / (30 / 10)', () => {
+    // Had the 0 trade counted as a loss, the average loss would be 20 / 3 and Kelly 0.25 - 0.75 / 4.5.
+    const s = tradeStats([aTrade(30, 0.3, 1), aTrade(-10, -0.1, 1), aTrade(-10, -0.1, 1), aTrade(0, 0, 1)]);
+    expect(s.winRate).toBe(0.25);
+    expect(s.kelly).toBeCloseTo(0, 12);
+  });
+
   it('gives defined values without trades: a zero count and nulls, no NaN', () => {
     // The win rate of no trades is 0 / 0: not defined, so null like every other ratio.
     expect(tradeStats([])).toEqual({
