@@ -1,4 +1,4 @@
-import type { PositionMode } from '../../core/model/index.ts';
+import { formatDecimal, type PositionMode } from '../../core/model/index.ts';
 import {
   type AssetWire,
   type ExecutionWire,
@@ -11,8 +11,10 @@ import { assetToWire, decimalsAsText, executionToWire, positionToWire } from './
 
 /**
  * One portfolio as the snapshot written at close holds it (`view`): what the venue acknowledged
- * to its clients, in the wire's words. Written for people, and read back by the next start, which
- * checks that replaying the journal rebuilds it (see `firstAccountDifference`).
+ * to its clients, in the wire's words, with the average prices (avgPrice, executedAvgPrice)
+ * exact as the sim holds them rather than rounded as the wire writes them. Written for people,
+ * and read back by the next start, which checks that replaying the journal rebuilds it (see
+ * `firstAccountDifference`).
  */
 export interface PortfolioView {
   readonly portfolioId: string;
@@ -47,7 +49,12 @@ export async function accountViewOf(books: ReadonlyMap<string, PortfolioBook>): 
       positionMode: book.positionMode,
       orders: [...book.orders.values()].map(orderToWire),
       executions: book.executions.map(executionToWire),
-      positions: [...book.positions.values()].map(positionToWire),
+      // The exact avgPrice, which the wire rounds: the replay check compares it, and a view
+      // written before the wire rounded holds it exact.
+      positions: [...book.positions.values()].map((p) => ({
+        ...positionToWire(p),
+        avgPrice: formatDecimal(p.avgPrice),
+      })),
       loans: [...book.loans.values()].map(decimalsAsText),
       assets: assets.map(assetToWire),
       startingBalances: decimalsAsText(book.options.startingBalances) as Record<string, string>,

@@ -27,7 +27,7 @@ import {
   ZERO_LATENCY,
 } from '../sim/index.ts';
 import { RETAIN_HISTORY, trimHistory } from './history-retention.ts';
-import { decimalsAsText } from './wire-views.ts';
+import { decimalsAsText, derivedPrice } from './wire-views.ts';
 
 /** Settings of one paper portfolio (the main one or a sub-portfolio). */
 export interface PaperPortfolioOptions {
@@ -389,7 +389,7 @@ export class PortfolioBook {
         positionHistorySide: position.positionSide,
         positionId: position.positionId,
         side: before.positionQty.isNegative() ? 'SELL' : 'BUY',
-        openAvgPrice: decimalsAsText(before.avgPrice) as string,
+        openAvgPrice: decimalsAsText(derivedPrice(before.avgPrice)) as string,
         closedQty: decimalsAsText(before.positionQty.abs()) as string,
         createAt: before.createAt,
         updateAt: ts,

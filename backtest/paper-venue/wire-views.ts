@@ -42,10 +42,11 @@ export function decimalsAsText(value: unknown): unknown {
 }
 
 /**
- * Decimal places of the derived figures the venue computes rather than books: riskRatio and
- * liqPrice (Keel's choice: the spec shows no precision; the sim's exact quotients run to 40
- * digits, which no venue writes and a fixed-precision consumer would trip on). A liqPrice below 1
- * keeps this many significant digits instead (see {@link derivedPrice}).
+ * Decimal places of the derived figures the venue computes rather than books: riskRatio, liqPrice
+ * and the average prices (a position's avgPrice, an order's executedAvgPrice) (Keel's choice: the
+ * spec shows no precision; the sim's exact quotients run to 40 digits, which no venue writes and
+ * a fixed-precision consumer would trip on). A price below 1 keeps this many significant digits
+ * instead (see {@link derivedPrice}). The sim keeps them exact: only what is written rounds.
  */
 export const DERIVED_FIGURE_DECIMALS = 8;
 
@@ -55,12 +56,12 @@ function derived(value: Dec): Dec {
 
 /**
  * A derived price as the wire writes it: to {@link DERIVED_FIGURE_DECIMALS} places, or to as many
- * significant digits when it is below 1, so the liqPrice of a coin quoted at 1e-8 is not written
- * "0" (which the wire reads as no liquidation price).
+ * significant digits when it is below 1, so the liqPrice or average price of a coin quoted at 1e-8
+ * is not written "0" (which the wire reads as no price).
  * @param value - the exact price
  * @returns the price as written
  */
-function derivedPrice(value: Dec): Dec {
+export function derivedPrice(value: Dec): Dec {
   return value.abs().lt(1) ? value.toSignificantDigits(DERIVED_FIGURE_DECIMALS) : derived(value);
 }
 
@@ -87,14 +88,18 @@ export function executionToWire(execution: Execution): ExecutionWire {
 }
 
 /**
- * A position as `GET /api/v1/trading/position` and the Positions channel write it (liqPrice to
- * {@link DERIVED_FIGURE_DECIMALS} places, or significant digits below 1).
+ * A position as `GET /api/v1/trading/position` and the Positions channel write it (avgPrice and
+ * liqPrice to {@link DERIVED_FIGURE_DECIMALS} places, or significant digits below 1).
  * @param position - the model position
  * @returns the wire position (the ADL rank is served by `GET /api/v1/adl/rank`, not here)
  */
 export function positionToWire(position: Position): PositionWire {
   const { adlRank: _rank, ...rest } = position;
-  return decimalsAsText({ ...rest, liqPrice: derivedPrice(position.liqPrice) }) as PositionWire;
+  return decimalsAsText({
+    ...rest,
+    avgPrice: derivedPrice(position.avgPrice),
+    liqPrice: derivedPrice(position.liqPrice),
+  }) as PositionWire;
 }
 
 /**

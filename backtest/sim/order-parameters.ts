@@ -49,7 +49,7 @@ export type OrderParameters = Pick<
 
 /**
  * The first thing wrong with an order's parameters (400001, per public venue docs): the sym not
- * trading, qty off the lot or below the minimum size, a limit price off the tick, sizes over
+ * trading, qty off the lot, below the minimum size or (US equities) not whole, a limit price off the tick, sizes over
  * maxLimitSize / maxMarketSize, notional under minNotional, a post-only market order, GTD without
  * its date, positionSide against the position mode (LONG / SHORT in BOTH mode, NONE in NET
  * mode), a conditional order without its trigger fields. A quote-sized market order's qty is
@@ -109,7 +109,9 @@ function badQuoteAmount(params: OrderParameters, spec: InstrumentSpec): string |
 
 /**
  * The first thing wrong with an order's quantity and price (400001, per public venue docs): qty off
- * the lot or below the minimum size, a limit price off the tick, qty over maxLimitSize /
+ * the lot or below the minimum size, a US equity's qty not a whole number of shares (the spec's
+ * PLACE_ORDER qty is an integer; the live adapter refuses to send it, as 400001), a limit price
+ * off the tick, qty over maxLimitSize /
  * maxMarketSize, a limit order's notional under minNotional, a market order with a price. Placement
  * checks it of a new order and modification of the order as amended, so an order cannot be grown
  * or shrunk into a size it could not have been placed with.
@@ -124,6 +126,8 @@ export function badQtyOrPrice(
   const { qty, price } = params;
   if (!isAboveZero(qty) || !isOnStep(qty, spec.lotSize))
     return `qty must be a positive multiple of ${spec.lotSize.toFixed()}`;
+  if (spec.id.kind === 'equity' && !qty.isInteger())
+    return `qty must be a whole number of shares on a US equity (${spec.sym}): PLACE_ORDER carries whole shares only`;
   const limits = instrumentNumbers(spec);
   const qtyN = asNumber(qty);
   if (isBelow(qty, qtyN, spec.minSize, limits.minSize))

@@ -11,7 +11,9 @@ import {
 } from '../schema/index.ts';
 
 /**
- * Applies a config's spec overrides to an instrument spec.
+ * Applies a config's spec overrides to an instrument spec. A tickSize (lotSize) override brings
+ * its own number of decimal places as pricePrecision (qtyPrecision), which the paper venue serves
+ * in its symbol info, unless the precision is overridden too.
  * @param base - the spec
  * @param overrides - the config's overrides (fee rates included)
  * @returns the spec with the overrides
@@ -20,6 +22,8 @@ export function withOverrides(base: InstrumentSpec, overrides: InstrumentOverrid
   const { makerFee, takerFee, fixedFeePerFill, fixedFeePerOrder, ...fields } = overrides;
   return {
     ...base,
+    ...(fields.tickSize === undefined ? {} : { pricePrecision: fields.tickSize.decimalPlaces() }),
+    ...(fields.lotSize === undefined ? {} : { qtyPrecision: fields.lotSize.decimalPlaces() }),
     ...fields,
     fees: {
       ...base.fees,

@@ -7,9 +7,12 @@ import { withOverrides } from './instrument-specs.ts';
 const STATES: readonly SymState[] = ['TRADING', 'HALTED', 'CLOSED'];
 
 /**
- * An instrument spec from the venue's symbol info. Fields the symbol info does not carry (fee
- * rates, settlement asset when absent) come from Keel's built-in spec of the sym when it has one,
- * else Keel's choice: the quote asset settles (USD for equities) and fees are zero until the
+ * An instrument spec from the venue's symbol info. Fields the symbol info never carries (the fee
+ * rates and the settlement asset) and the optional ones a reply leaves out (minSize, minNotional,
+ * maxLimitSize, maxMarketSize, maxNumOrders, contractSize, defaultLeverage, liquidationFee) come
+ * from Keel's built-in spec of the sym when it has one, else Keel's choice: the lot as minimum
+ * size, no minimum notional, sizes up to 10^12, 200 open orders, contract size and leverage 1, no
+ * liquidation fee, the quote asset settling (USD for equities) and fees of zero until the
  * config's `overrides` give them.
  * @param info - the venue's symbol info entry
  * @returns the spec

@@ -13,8 +13,9 @@ export const symSchema = z.string().superRefine((sym, ctx) => {
 });
 
 /**
- * Fields of an instrument spec a config may override (for a backtest of a recording without
- * symbol info, or to test a tighter tick). Absent fields come from the venue or the recording.
+ * Fields of an instrument spec a config may override (for a sym without a built-in spec, or to
+ * test a tighter tick). Absent fields come from the built-in spec or Keel's defaults in backtests
+ * and paper runs (recordings carry no symbol info), from the venue's symbol info in live runs.
  */
 export const instrumentOverridesSchema = z.strictObject({
   tickSize: positiveDecimal
@@ -22,16 +23,30 @@ export const instrumentOverridesSchema = z.strictObject({
     .describe('Price step: limit and trigger prices must be multiples of it.'),
   lotSize: positiveDecimal
     .optional()
-    .describe('Quantity step, in contracts: order quantities must be multiples of it.'),
-  minSize: nonNegativeDecimal.optional().describe('Smallest order quantity, in contracts.'),
+    .describe(
+      'Quantity step, in contracts: order quantities must be multiples of it (a US equity: a whole number of shares).',
+    ),
+  minSize: nonNegativeDecimal
+    .optional()
+    .describe('Smallest order quantity, in contracts (a US equity: a whole number of shares).'),
   minNotional: nonNegativeDecimal
     .optional()
     .describe('Smallest order notional (qty * contractSize * price), in the settlement asset.'),
   maxLimitSize: positiveDecimal.optional().describe('Largest limit order quantity, in contracts.'),
   maxMarketSize: positiveDecimal.optional().describe('Largest market order quantity, in contracts.'),
   maxNumOrders: z.int().positive().optional().describe('Most open orders the venue allows on the sym.'),
-  pricePrecision: z.int().min(0).max(18).optional().describe('Decimal places of prices.'),
-  qtyPrecision: z.int().min(0).max(18).optional().describe('Decimal places of quantities.'),
+  pricePrecision: z
+    .int()
+    .min(0)
+    .max(18)
+    .optional()
+    .describe("Decimal places of prices; default the tickSize override's when there is one."),
+  qtyPrecision: z
+    .int()
+    .min(0)
+    .max(18)
+    .optional()
+    .describe("Decimal places of quantities; default the lotSize override's when there is one."),
   contractSize: positiveDecimal
     .optional()
     .describe('Units of the base asset per contract (1 for spot and equities).'),
@@ -62,19 +77,41 @@ function decimalRate() {
   return nonNegativeDecimal.refine((rate) => rate.lt(1), { message: 'must be a fraction below 1' });
 }
 
+/** The quantity overrides that must be whole numbers on a US equity. */
+const WHOLE_SHARE_FIELDS = ['lotSize', 'minSize'] as const;
+
 /**
  * An instrument the run trades or watches: a bare sym, or a sym with spec overrides.
- * Both forms come out as `{ sym, overrides }`.
+ * Both forms come out as `{ sym, overrides }`. A US equity's lotSize and minSize must be whole
+ * numbers: the spec's PLACE_ORDER, which paper and live runs send its orders with, carries a
+ * whole number of shares, so a fractional lot would fill in a backtest what no other mode can
+ * send.
  */
 export const instrumentConfigSchema = z
   .union([
     symSchema,
-    z.strictObject({
-      sym: symSchema.describe('The venue sym, e.g. BINANCE_PERP_BTC_USDT or US_EQUITY_AAPL.'),
-      overrides: instrumentOverridesSchema
-        .prefault({})
-        .describe('Spec fields that replace the venue or recording values.'),
-    }),
+    z
+      .strictObject({
+        sym: symSchema.describe('The venue sym, e.g. BINANCE_PERP_BTC_USDT or US_EQUITY_AAPL.'),
+        overrides: instrumentOverridesSchema
+          .prefault({})
+          .describe(
+            "Spec fields that replace the built-in spec's or Keel's defaults (backtest and paper runs) or the venue's symbol info (live runs).",
+          ),
+      })
+      .superRefine(({ sym, overrides }, ctx) => {
+        if (!isEquitySym(sym)) return;
+        for (const field of WHOLE_SHARE_FIELDS) {
+          const value = overrides?.[field];
+          if (value === undefined || value.isInteger()) continue;
+          ctx.addIssue({
+            code: 'custom',
+            path: ['overrides', field],
+            message: `must be a whole number of shares on a US equity, not ${value.toFixed()}: PLACE_ORDER, which paper and live runs send ${sym}'s orders with, carries whole shares only`,
+            input: value,
+          });
+        }
+      }),
   ])
   .transform((entry) => (typeof entry === 'string' ? { sym: entry, overrides: {} } : entry));
 
@@ -123,9 +160,18 @@ export function settleAssetOf(instrument: InstrumentConfig): string | undefined 
 }
 
 function isCryptoSym(sym: string): boolean {
+  return kindOf(sym) === 'crypto';
+}
+
+function isEquitySym(sym: string): boolean {
+  return kindOf(sym) === 'equity';
+}
+
+function kindOf(sym: unknown): string | undefined {
+  if (typeof sym !== 'string') return undefined;
   try {
-    return parseSym(sym).kind === 'crypto';
+    return parseSym(sym).kind;
   } catch {
-    return false;
+    return undefined;
   }
 }

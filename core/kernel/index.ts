@@ -36,6 +36,7 @@ export type {
   LimitInput,
   LoanInput,
   MarketInput,
+  ModifyInput,
   OrderInputBase,
   TpSlInput,
   TrailingOffsetInput,

@@ -48,17 +48,26 @@ export function orderQty(value: Amount, spec: InstrumentSpec | undefined): Dec {
  * @param value - the price as the strategy wrote it
  * @param side - the order's side
  * @param spec - the instrument to round to, or undefined to keep the value as it is
+ * @param field - the field name for the error message
  * @returns the price
  * @throws TypeError when the amount is not a finite number or a decimal
  */
-export function limitPrice(value: Amount, side: OrderSide, spec: InstrumentSpec | undefined): Dec {
-  if (spec === undefined) return toDecimal(value, 'price');
-  const steps = toRoundable(value, 'price', spec.tickSize).div(spec.tickSize);
+export function limitPrice(
+  value: Amount,
+  side: OrderSide,
+  spec: InstrumentSpec | undefined,
+  field = 'price',
+): Dec {
+  if (spec === undefined) return toDecimal(value, field);
+  const steps = toRoundable(value, field, spec.tickSize).div(spec.tickSize);
   return (side === 'BUY' ? steps.floor() : steps.ceil()).mul(spec.tickSize);
 }
 
 /**
- * A trigger (or stop) price, rounded to the nearest tick when an instrument is given.
+ * A trigger (or stop) price, rounded to the nearest tick when an instrument is given. A number is
+ * first freed of its float noise against the half-tick grid, where rounding to the nearest tick
+ * turns (`100.35 - 0.2` is 100.14999999999999, meant as 100.15, and rounds as 100.15 does), but
+ * never moved off a grid point it lies on (see decimalForStep).
  * @param value - the price as the strategy wrote it
  * @param spec - the instrument to round to, or undefined to keep the value as it is
  * @param field - the field name for the error message
@@ -66,22 +75,26 @@ export function limitPrice(value: Amount, side: OrderSide, spec: InstrumentSpec 
  * @throws TypeError when the amount is not a finite number or a decimal
  */
 export function triggerPrice(value: Amount, spec: InstrumentSpec | undefined, field = 'triggerPrice'): Dec {
-  const price = toDecimal(value, field);
-  return spec === undefined ? price : price.toNearest(spec.tickSize);
+  if (spec === undefined) return toDecimal(value, field);
+  return toRoundable(value, field, spec.tickSize.div(2)).toNearest(spec.tickSize);
 }
 
 /**
- * A take-profit or stop-loss attachment, prices rounded to the nearest tick when an instrument
- * is given; no price means market when triggered.
+ * A take-profit or stop-loss attachment, rounded to the tick when an instrument is given: its
+ * trigger price to the nearest tick, its limit price (the exit order's, once triggered)
+ * passively for the exit's side, opposite the order's (a long's SELL exit rounds up, as
+ * {@link limitPrice} does); no price means market when triggered.
  * @param input - the attachment as the strategy wrote it
+ * @param orderSide - the side of the order it is attached to
  * @param spec - the instrument to round to, or undefined
  * @returns the attachment
  * @throws TypeError when an amount is not a finite number or a decimal
  */
-export function tpSlOf(input: TpSlInput, spec: InstrumentSpec | undefined): TpSl {
+export function tpSlOf(input: TpSlInput, orderSide: OrderSide, spec: InstrumentSpec | undefined): TpSl {
+  const exitSide: OrderSide = orderSide === 'BUY' ? 'SELL' : 'BUY';
   return {
     triggerPrice: triggerPrice(input.triggerPrice, spec),
     triggerType: input.triggerType ?? 'LastPrice',
-    price: input.price === undefined ? ZERO : triggerPrice(input.price, spec, 'tp/sl price'),
+    price: input.price === undefined ? ZERO : limitPrice(input.price, exitSide, spec, 'tp/sl price'),
   };
 }

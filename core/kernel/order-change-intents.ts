@@ -5,34 +5,38 @@ import type {
   Order,
   ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
-import { toDecimal } from './order-amounts.ts';
+import { limitPrice, orderQty, toDecimal } from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
-import type { Amount } from './order-inputs.ts';
+import type { Amount, ModifyInput } from './order-inputs.ts';
 
 /**
  * A modify of an open order's quantity and / or price, its sym filled from the order when known.
  * @param state - what defaults are computed from
  * @param target - clientOrderId (or the order)
- * @param changes - new qty and / or price, and optionally the modify's own reference
+ * @param changes - new qty and / or price, and optionally the modify's own reference and `round`
  * @returns the intent
  * @throws TypeError when an amount is not a finite number or a decimal
  */
 export function modifyOrderIntent(
   state: OrderFactoryState,
   target: string | Order,
-  changes: { qty?: Amount; price?: Amount; ref?: string },
+  changes: ModifyInput,
 ): ModifyOrderIntent {
   const ref = typeof target === 'string' ? target : target.clientOrderId;
+  const order = state.orderByRef(ref);
   // The changes are set only when given, in the same key order, without one spread per change:
   // a market maker modifies on most quotes.
   const intent: { -readonly [K in keyof ModifyOrderIntent]: ModifyOrderIntent[K] } = {
     kind: 'modifyOrder',
     ref: changes.ref ?? state.nextRef(),
     target: ref,
-    sym: state.orderByRef(ref)?.sym ?? '',
+    sym: order?.sym ?? '',
   };
-  if (changes.qty !== undefined) intent.qty = toDecimal(changes.qty, 'qty');
-  if (changes.price !== undefined) intent.price = toDecimal(changes.price, 'price');
+  const spec = changes.round === true && order !== undefined ? state.instrument(order.sym) : undefined;
+  if (changes.qty !== undefined) intent.qty = orderQty(changes.qty, spec);
+  if (changes.price !== undefined)
+    intent.price =
+      order === undefined ? toDecimal(changes.price, 'price') : limitPrice(changes.price, order.side, spec);
   return intent;
 }
 

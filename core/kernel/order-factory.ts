@@ -37,6 +37,7 @@ import type {
   LimitInput,
   LoanInput,
   MarketInput,
+  ModifyInput,
   TrailingStopInput,
 } from './order-inputs.ts';
 import {
@@ -213,10 +214,12 @@ export class OrderFactory {
   /**
    * Modifies an open order's quantity and / or price.
    * @param target - clientOrderId (or the order)
-   * @param changes - new qty and / or price
+   * @param changes - new qty and / or price, and options (`round: true` rounds them as a placement's)
    * @returns the intent
+   * @example
+   * ctx.submit(ctx.order.modify(order, { price: quote.bid - 0.5, round: true }));
    */
-  modify(target: string | Order, changes: { qty?: Amount; price?: Amount; ref?: string }): ModifyOrderIntent {
+  modify(target: string | Order, changes: ModifyInput): ModifyOrderIntent {
     return modifyOrderIntent(this.state, target, changes);
   }
 
@@ -282,8 +285,6 @@ export class OrderFactory {
    * reduce-only, at most its size), then a piece that opens the order's own leg with the rest.
    * Spread each piece into an order input, so a strategy written for NET mode trades one leg at a
    * time in BOTH mode instead of opening the opposite leg with every order meant to reduce.
-   * @param sym - the symbol
-   * @param side - BUY or SELL
    * A piece below the instrument's minimum size (or notional at `price`) is not made: a closing
    * one that small gives way to the whole trade on the order's own leg, an opening one is left out.
    * @param sym - the symbol

@@ -54,8 +54,10 @@ export interface OrderInputBase {
   /** Stop-loss attached to the order; as `tp`, not on a US equity. */
   readonly sl?: TpSlInput;
   /**
-   * Round qty down to the lot and prices to the tick (limit prices passively: buys down, sells up);
-   * a number first to 12 significant digits, so `33.4 * 3` rounds as 100.2, not 100.19999999999999.
+   * Round qty down to the lot and prices to the tick: limit prices passively (buys down, sells up;
+   * a tp / sl price for the exit's side, opposite the order's), trigger prices to the nearest tick.
+   * A number is first freed of its float noise (a few units in its last place), so `33.4 * 3`
+   * rounds as 100.2, not 100.19999999999999; a Decimal or a string rounds as written.
    */
   readonly round?: boolean;
   /** US equities: allow pre-market and after-hours trading. */
@@ -82,6 +84,20 @@ export type MarketInput = Omit<OrderInputBase, 'qty'> & {
     | { readonly qty: Amount; readonly quoteQty?: Amount }
     | { readonly qty?: Amount; readonly quoteQty: Amount }
   );
+
+/** What a modify changes: new qty and / or price, and optionally the modify's own reference. */
+export interface ModifyInput {
+  readonly qty?: Amount;
+  readonly price?: Amount;
+  /** Caller reference of the modify itself, under the rules of an order's `ref`. */
+  readonly ref?: string;
+  /**
+   * Round qty down to the lot and the price passively to the tick for the order's side, as `round`
+   * of a placement does; only when the order is known (an unknown target is denied whatever its
+   * amounts).
+   */
+  readonly round?: boolean;
+}
 
 /** A good-till-date limit order. */
 export interface GtdInput extends OrderInputBase {
@@ -161,7 +177,7 @@ export interface TrailingStopInput {
    * clientOrderId of the MARKET order sent when it triggers.
    */
   readonly ref?: string;
-  /** Round qty down to the lot (a number first to 12 significant digits, as `round` of an order). */
+  /** Round qty down to the lot (a number first freed of its float noise, as `round` of an order). */
   readonly round?: boolean;
 }
 

@@ -99,7 +99,12 @@ function offTickDenial(
   );
 }
 
-/** The quantity lies on the instrument's lot size. */
+/**
+ * The quantity lies on the instrument's lot size and, on a US equity, is a whole number of shares:
+ * the spec's PLACE_ORDER, which paper and live send equity orders with, carries an integer qty, so
+ * a fractional lot (a spec not made from a config, which refuses one) would fill in a backtest
+ * what the other modes cannot send.
+ */
 export const qtyOnLotCheck: RiskCheck = {
   name: 'qtyOnLot',
   kind: 'rule',
@@ -108,10 +113,16 @@ export const qtyOnLotCheck: RiskCheck = {
     const sym = symOf(intent);
     const qty = qtyOf(intent);
     const spec = sym === undefined ? undefined : view.instrument(sym);
-    if (spec === undefined || qty === undefined || isOnStep(qty, spec.lotSize)) return undefined;
+    if (spec === undefined || qty === undefined) return undefined;
+    if (!isOnStep(qty, spec.lotSize))
+      return deny(
+        'qtyOnLot',
+        `${intent.kind} ${intent.ref}: qty ${qty.toFixed()} is not a multiple of ${spec.sym}'s lot size ${spec.lotSize.toFixed()}`,
+      );
+    if (spec.id.kind !== 'equity' || qty.isInteger()) return undefined;
     return deny(
       'qtyOnLot',
-      `${intent.kind} ${intent.ref}: qty ${qty.toFixed()} is not a multiple of ${spec.sym}'s lot size ${spec.lotSize.toFixed()}`,
+      `${intent.kind} ${intent.ref}: qty ${qty.toFixed()} is not a whole number of shares: PLACE_ORDER (US equities) carries whole shares only`,
     );
   },
 };

@@ -33,6 +33,14 @@ describe('paper venue wire views', () => {
     expect(repaid).toMatchObject({ coin: 'USDT', balance: '1000' });
   });
 
+  it("writes a position's avgPrice to 8 decimal places, or 8 significant digits below 1, as liqPrice", () => {
+    const { position } = aPositionUpdate(1, '3', { avgPrice: D('300.2').div(3) });
+    expect(position.avgPrice.toFixed().length).toBeGreaterThan(30);
+    expect(positionToWire(position).avgPrice).toBe('100.06666667');
+    const { position: tiny } = aPositionUpdate(1, '3', { avgPrice: D('0.00000002').div(3) });
+    expect(positionToWire(tiny).avgPrice).toBe('0.0000000066666667');
+  });
+
   it('writes riskRatio and liqPrice to 8 decimal places, not the sim\u2019s 40-digit quotients', () => {
     const ratio = D('0.00004750260688086548194733438150235838030636');
     const liq = D('89.48637074260189838079285315466219988833');

@@ -36,6 +36,22 @@ describe('instrument specs of a backtest or paper run', () => {
     expect(btc?.fees.maker.toFixed()).toBe('0.0002');
   });
 
+  it('gives a tickSize / lotSize override its own decimal places as pricePrecision / qtyPrecision, unless those are overridden too', () => {
+    const [btc, eth] = instrumentSpecsOf(
+      instrumentsOf(
+        '  - { sym: BINANCE_PERP_BTC_USDT, overrides: { tickSize: 0.01, lotSize: 0.00001, minSize: 0.00001 } }\n' +
+          '  - { sym: BINANCE_PERP_SOL_USDT, overrides: { tickSize: 0.001, lotSize: 1, pricePrecision: 4, qtyPrecision: 2 } }',
+      ),
+    );
+    expect(btc?.tickSize.toFixed()).toBe('0.01');
+    expect([btc?.pricePrecision, btc?.qtyPrecision]).toEqual([2, 5]);
+    expect([eth?.pricePrecision, eth?.qtyPrecision]).toEqual([4, 2]);
+    const [kept] = instrumentSpecsOf(
+      instrumentsOf('  - { sym: BINANCE_PERP_BTC_USDT, overrides: { takerFee: 0.0004 } }'),
+    );
+    expect([kept?.pricePrecision, kept?.qtyPrecision]).toEqual([1, 3]);
+  });
+
   it('gives any US equity whole shares on a cent tick in USD without leverage or fees, unless overridden', () => {
     const instruments = instrumentsOf(
       '  - US_EQUITY_SPY\n  - { sym: US_EQUITY_MSFT, overrides: { fixedFeePerFill: 0.35, fixedFeePerOrder: 1 } }',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { limitPrice, orderQty } from '../../../core/kernel/order-amounts.ts';
+import { limitPrice, orderQty, tpSlOf, triggerPrice } from '../../../core/kernel/order-amounts.ts';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 
@@ -30,7 +30,7 @@ describe('round: true on prices and quantities computed with numbers', () => {
     expect(orderQty(57.9, spec).toFixed()).toBe('57');
   });
 
-  it('keeps a Decimal or a string exactly: only numbers are taken to 12 significant digits', () => {
+  it('keeps a Decimal or a string exactly: only numbers are freed of float noise', () => {
     expect(limitPrice('100.1999999999999', 'BUY', spec).toFixed()).toBe('100.1');
     expect(orderQty(D('56.99999999999999'), spec).toFixed()).toBe('56');
   });
@@ -44,5 +44,30 @@ describe('round: true on prices and quantities computed with numbers', () => {
         expect(orderQty(k * 0.001, fine).eq(steps.mul('0.001'))).toBe(true);
       }),
     );
+  });
+
+  it('rounds a trigger of 100.35 - 0.2 (100.14999999999999) as it rounds 100.15: the noise is taken off at the half tick', () => {
+    expect(triggerPrice(100.15, spec).toFixed()).toBe('100.2');
+    expect(triggerPrice(100.35 - 0.2, spec).toFixed()).toBe('100.2');
+    expect(triggerPrice(33.4 * 3, spec).toFixed()).toBe('100.2');
+    expect(triggerPrice('100.14999999999999', spec).toFixed()).toBe('100.1');
+  });
+
+  it('rounds a trigger computed as (k + 1/2) ticks with float noise as the exact half tick rounds', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: -3, max: 3 }), (k, ulps) => {
+        const half = (k + 0.5) * 0.01;
+        const noisy = half + ulps * Number.EPSILON * half;
+        expect(triggerPrice(noisy, fine).eq(D(k).add('0.5').mul('0.01').toNearest('0.01'))).toBe(true);
+      }),
+    );
+  });
+
+  it("rounds an attachment's limit price passively for its exit side: a long's SELL exit up, a short's BUY exit down", () => {
+    const longTp = tpSlOf({ triggerPrice: 110, price: 109.85 }, 'BUY', spec);
+    expect([longTp.triggerPrice.toFixed(), longTp.price.toFixed()]).toEqual(['110', '109.9']);
+    expect(tpSlOf({ triggerPrice: 90, price: 90.15 }, 'SELL', spec).price.toFixed()).toBe('90.1');
+    expect(tpSlOf({ triggerPrice: 90.04 }, 'SELL', spec)).toMatchObject({ triggerType: 'LastPrice' });
+    expect(tpSlOf({ triggerPrice: 90.04 }, 'SELL', spec).price.isZero()).toBe(true);
   });
 });

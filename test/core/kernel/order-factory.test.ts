@@ -187,6 +187,30 @@ describe('order factory', () => {
     expect(f.cancelAllAlgos({ sym: BTC })).toMatchObject({ kind: 'cancelAllAlgoOrders', sym: BTC });
   });
 
+  it("rounds a modify's qty down to the lot and its price passively for the order's side when asked", () => {
+    const f = factory();
+    const rounded = f.modify('o-1', { qty: 0.12345, price: 100.37, round: true });
+    expect([rounded.qty?.toFixed(), rounded.price?.toFixed()]).toEqual(['0.123', '100.3']);
+    const exact = f.modify('o-1', { qty: 0.12345, price: 100.37 });
+    expect([exact.qty?.toFixed(), exact.price?.toFixed()]).toEqual(['0.12345', '100.37']);
+    const unknown = f.modify('o-9', { qty: 0.12345, price: 100.37, round: true });
+    expect([unknown.qty?.toFixed(), unknown.price?.toFixed()]).toEqual(['0.12345', '100.37']);
+  });
+
+  it("rounds a tp / sl limit price passively for the exit's side when asked: a long's SELL exit up", () => {
+    const buy = factory().limit({
+      sym: BTC,
+      side: 'BUY',
+      qty: 1,
+      price: 100,
+      tp: { triggerPrice: 110.04, price: 109.85 },
+      sl: { triggerPrice: 95.35 - 0.2, price: 95.01 },
+      round: true,
+    });
+    expect([buy.tp?.triggerPrice.toFixed(), buy.tp?.price.toFixed()]).toEqual(['110', '109.9']);
+    expect([buy.sl?.triggerPrice.toFixed(), buy.sl?.price.toFixed()]).toEqual(['95.2', '95.1']);
+  });
+
   it('makes modify, cancel and cancel-many intents aimed at a known order', () => {
     const f = factory();
     expect(plain(f.modify('o-1', { price: 101 }))).toMatchObject({

@@ -33,6 +33,23 @@ describe('order size checks (tick 0.1, lot 0.001, minSize 0.001, minNotional 5, 
   it('denies a quantity off the lot size', () => {
     expectDenied('qtyOnLot', aLimitOrder({ qty: D('1.0005') }), aRiskView());
   });
+  it('denies a fractional share of a US equity whose spec has a fractional lot, as PLACE_ORDER carries whole shares only', () => {
+    const aapl = anInstrument('US_EQUITY_AAPL', {
+      tickSize: D('0.01'),
+      lotSize: D('0.01'),
+      minSize: D('0.01'),
+      minNotional: D('0'),
+      settleAsset: 'USD',
+    });
+    const view = aRiskView();
+    view.instruments.set(aapl.sym, aapl);
+    view.references.set(aapl.sym, 100);
+    const half = aMarketOrder({ sym: aapl.sym, qty: D('0.5'), timeInForce: 'FAK' });
+    expect(expectDenied('qtyOnLot', half, view)).toBe(
+      'placeOrder ref-1: qty 0.5 is not a whole number of shares: PLACE_ORDER (US equities) carries whole shares only',
+    );
+    expectApproved(aMarketOrder({ sym: aapl.sym, qty: D('2'), timeInForce: 'FAK' }), view);
+  });
   it('passes a quantity on the lot size', () => {
     expectApproved(aLimitOrder({ qty: D('1.005') }), aRiskView());
   });
