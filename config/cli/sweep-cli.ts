@@ -55,7 +55,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
     .option('--recording <file>', RECORDING_HELP, collect, [])
     .addHelpText(
       'after',
-      '\nCtrl-C (or SIGTERM) stops the sweep and prints the rows finished so far, marked partial, and writes them beside --out as <name>.partial.csv (exit 130, or 143).',
+      '\nCtrl-C (or SIGTERM, SIGHUP) stops the sweep and prints the rows finished so far, marked partial, and writes them beside --out as <name>.partial.csv (exit 130, or 143, 129).',
     )
     .action(
       async (

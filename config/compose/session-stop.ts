@@ -1,11 +1,17 @@
 import { EXIT, type ExitCode } from '../cli/exit-codes.ts';
 
+/** A signal that stops a session: Ctrl-C, a supervisor's stop, or the terminal closing (SIGHUP). */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** The signals a session stops on, gracefully. */
+export const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** Why a live or paper session stopped. */
-export type SessionStopReason = 'duration' | 'ended' | 'SIGINT' | 'SIGTERM' | 'feed';
+export type SessionStopReason = 'duration' | 'ended' | StopSignal | 'feed';
 
 /** What may stop a live or paper session. */
 export interface SessionStopTriggers {
-  /** Install SIGINT / SIGTERM handlers for a graceful stop (default true). */
+  /** Install SIGINT / SIGTERM / SIGHUP handlers for a graceful stop (default true). */
   readonly handleSignals?: boolean;
   /** Stop after this long; absent = until a signal or `ended`. */
   readonly durationMs?: number;
@@ -24,18 +30,14 @@ export interface SessionStopTriggers {
 export function waitForStop(triggers: SessionStopTriggers): Promise<SessionStopReason> {
   return new Promise<SessionStopReason>((done) => {
     const timers: NodeJS.Timeout[] = [];
+    const handlers = new Map(STOP_SIGNALS.map((signal) => [signal, () => finish(signal)]));
     const finish = (reason: SessionStopReason) => {
       for (const t of timers) clearTimeout(t);
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      for (const [signal, handler] of handlers) process.off(signal, handler);
       done(reason);
     };
-    const onInt = () => finish('SIGINT');
-    const onTerm = () => finish('SIGTERM');
-    if (triggers.handleSignals !== false) {
-      process.once('SIGINT', onInt);
-      process.once('SIGTERM', onTerm);
-    }
+    if (triggers.handleSignals !== false)
+      for (const [signal, handler] of handlers) process.once(signal, handler);
     if (triggers.durationMs !== undefined)
       timers.push(setTimeout(() => finish('duration'), triggers.durationMs));
     triggers.ended?.then(() => finish('ended'));
@@ -50,42 +52,46 @@ export function waitForStop(triggers: SessionStopTriggers): Promise<SessionStopR
 function ignoreSignal(): void {}
 
 /**
+ * The exit code of a run a signal stopped.
+ * @param signal - the signal
+ * @returns 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP)
+ */
+export function signalExitCode(signal: StopSignal): ExitCode {
+  return signal === 'SIGINT' ? EXIT.INTERRUPTED : signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.HANGUP;
+}
+
+/**
  * While a session shuts down (cancelling orders, reading statements, writing the result), a
- * second SIGINT or SIGTERM ends the process at once: the user's way out of a shutdown that hangs.
- * `onForce` runs first, synchronously, to save what can be saved (the recording) and to say what
- * is lost; then the process exits 130 (SIGINT) or 143 (SIGTERM). `keel backtest` arms it on
- * the first signal, which aborts its run at the next batch (`abortOnSignal`).
+ * second SIGINT, SIGTERM or SIGHUP ends the process at once: the user's way out of a shutdown that
+ * hangs. `onForce` runs first, synchronously, to save what can be saved (the recording) and to say
+ * what is lost; then the process exits 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP). `keel
+ * backtest` arms it on the first signal, which aborts its run at the next batch (`abortOnSignal`).
  * @param onForce - called with the signal before the exit
  * @param exit - ends the process (injected in tests)
  * @returns removes the handlers (call when the shutdown is done)
  */
 export function forceStopOnSecondSignal(
-  onForce: (signal: 'SIGINT' | 'SIGTERM') => void,
+  onForce: (signal: StopSignal) => void,
   exit: (code: ExitCode) => void = (code) => process.exit(code),
 ): () => void {
-  const force = (signal: 'SIGINT' | 'SIGTERM') => {
+  const force = (signal: StopSignal) => {
     remove();
     // Further signals are ignored while the recording is saved: with no listener left, a third
     // Ctrl-C would kill the process by signal in the middle of the save.
-    process.on('SIGINT', ignoreSignal);
-    process.on('SIGTERM', ignoreSignal);
+    for (const other of STOP_SIGNALS) process.on(other, ignoreSignal);
     try {
       onForce(signal);
-      exit(signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED);
+      exit(signalExitCode(signal));
     } finally {
       // Reached only when `exit` returns (injected in tests).
-      process.off('SIGINT', ignoreSignal);
-      process.off('SIGTERM', ignoreSignal);
+      for (const other of STOP_SIGNALS) process.off(other, ignoreSignal);
     }
   };
-  const onInt = () => force('SIGINT');
-  const onTerm = () => force('SIGTERM');
+  const handlers = new Map(STOP_SIGNALS.map((signal) => [signal, () => force(signal)]));
   const remove = () => {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
   };
-  process.once('SIGINT', onInt);
-  process.once('SIGTERM', onTerm);
+  for (const [signal, handler] of handlers) process.once(signal, handler);
   return remove;
 }
 
@@ -104,7 +110,7 @@ export function unreconciledStopWarning(staleness: string | undefined): string |
  * The exit code of a session, the most urgent first: orders that may still be open on the venue
  * although `shutdown.cancelAllOrders` asked to cancel them, or commands sent before the stop
  * whose fate is unknown (4), else a strategy fault (3, also when a signal stopped the session: a
- * live session only ends on one), else the signal's own code (130 / 143), else success.
+ * live session only ends on one), else the signal's own code (130 / 143 / 129), else success.
  * @param stopReason - why the session stopped
  * @param faults - how many strategy faults it recorded
  * @param ordersLeftOpen - how many orders the cancels at stop could not cancel, plus the commands
@@ -114,5 +120,7 @@ export function unreconciledStopWarning(staleness: string | undefined): string |
 export function sessionExitCode(stopReason: SessionStopReason, faults: number, ordersLeftOpen = 0): ExitCode {
   if (ordersLeftOpen > 0) return EXIT.ORDERS_LEFT_OPEN;
   if (faults > 0) return EXIT.STRATEGY_FAULT;
-  return stopReason === 'SIGINT' ? EXIT.INTERRUPTED : stopReason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.OK;
+  return stopReason === 'SIGINT' || stopReason === 'SIGTERM' || stopReason === 'SIGHUP'
+    ? signalExitCode(stopReason)
+    : EXIT.OK;
 }

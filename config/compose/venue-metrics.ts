@@ -104,7 +104,7 @@ export class VenueMetrics {
     // Registered here, not for every run: its event-loop monitor only serves a scraped endpoint.
     collectDefaultMetrics({ register: this.registry });
     const server = createServer((req, res) => {
-      if (req.url !== '/metrics') {
+      if (new URL(req.url ?? '/', 'http://keel').pathname !== '/metrics') {
         res.writeHead(404).end('only /metrics here\n');
         return;
       }
@@ -124,10 +124,17 @@ export class VenueMetrics {
     return `http://${host}:${address.port}/metrics`;
   }
 
-  /** Stops the endpoint. @returns when closed */
+  /**
+   * Stops the endpoint at once: its connections are closed too, a scraper's idle keep-alive and a
+   * request still arriving alike (neither may hold up the process's exit).
+   * @returns when closed
+   */
   async close(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (server === undefined) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
   }
 }

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { StrategyFaultRecord } from '../../backtest/report/index.ts';
 import type { KillSwitchTrips } from '../../backtest/runner/index.ts';
 import type { Kernel } from '../../core/kernel/index.ts';
@@ -193,9 +194,10 @@ async function stopAndReport(
   if (cutShort !== undefined) logger.warn(cutShort);
   await live.stop(deadline.left(CLOSE_AFTER_DEADLINE_MS));
   recorder?.close();
-  await metrics.close();
 
   const { coins } = session;
+  // The endpoint serves until the result is written (a last scrape sees the session's end), and
+  // closes however the writing ends: an open server would keep the process from exiting.
   const { result, outputs, notWritten } = await writeVenueSessionReport({
     ...options,
     venueLabel: options.venue.label,
@@ -227,7 +229,7 @@ async function stopAndReport(
       live.execution.reconciliationWarnings,
       session.trips.warnings(),
     ),
-  });
+  }).finally(() => metrics.close());
   const leftOpen = (cancelled?.leftOpen.length ?? 0) + unanswered.commands.length;
   if (notWritten !== undefined) logger.error({ result: outputs.json }, notWritten);
   // Orders left on the venue say more than missing files; missing files more than how it stopped.
@@ -235,8 +237,9 @@ async function stopAndReport(
     notWritten !== undefined && leftOpen === 0
       ? EXIT.RUNTIME_FAILURE
       : sessionExitCode(session.stopReason, session.faults.length, leftOpen);
-  // The last record: how the session ended, for an operator reading only the log.
-  logger.info(
+  // The last record: how the session ended, for an operator reading only the log, who reads it
+  // at any level but silent. Its files are named only when they were written.
+  endRecordLogger(logger).info(
     {
       reason: session.stopReason,
       exitCode,
@@ -246,8 +249,9 @@ async function stopAndReport(
       endEquity: endEquity.toFixed(),
       pnl: endEquity.sub(startEquity).toFixed(),
       settleAsset,
-      result: outputs.json,
-      report: outputs.html,
+      ...(notWritten === undefined
+        ? { result: outputs.json, report: outputs.html }
+        : { outputsNotWritten: notWritten }),
     },
     `${options.mode} session ended`,
   );
@@ -265,6 +269,17 @@ async function stopAndReport(
     notes: [...leftovers.notes, ...keptRecordingNotes(recorder, recordingPath)],
     loans: { atStart: session.loansAtStart, atEnd: [...kernel.state.loans.values()] },
   };
+}
+
+/**
+ * Where the session's last record goes: the session's logger, or at a level above info (`warn`,
+ * `error`) a child of it that writes info, so the one record saying how the session ended is
+ * never filtered out; nothing when logging is silent.
+ */
+function endRecordLogger(logger: Logger): Logger {
+  return logger.isLevelEnabled('info') || logger.level === 'silent'
+    ? logger
+    : logger.child({}, { level: 'info' });
 }
 
 /**

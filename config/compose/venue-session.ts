@@ -42,9 +42,9 @@ const LOCKSTEP_STOP_WAIT_MS = 1_000;
  * Runs strategies on a venue over its real protocol: the live venue adapter (REST, private and
  * market-data WebSockets) as the kernel's execution port and feed, the kernel on wall time, the
  * risk gate from the config, a recording of what the venue sent, a status line, Prometheus
- * metrics when enabled, and on stop (duration, end of feed, SIGINT / SIGTERM): strategies stopped,
+ * metrics when enabled, and on stop (duration, end of feed, SIGINT / SIGTERM / SIGHUP): strategies stopped,
  * open orders optionally cancelled, recording flushed, result and HTML report written.
- * A SIGINT / SIGTERM during start-up stops it too: before the strategies start, by closing what
+ * A signal during start-up stops it too: before the strategies start, by closing what
  * was opened (nothing was placed); once they started (onStart, warm-up), by the same shutdown.
  * @param options - config, strategies, venue addresses, clocks and outputs
  * @returns the exit code and what the session produced
@@ -53,7 +53,12 @@ const LOCKSTEP_STOP_WAIT_MS = 1_000;
  */
 export async function runVenueSession(options: VenueSessionOptions): Promise<VenueSessionOutcome> {
   // From the first moment: a signal during start-up stops the session, never Node's default handler.
-  const startUp = watchStartUpSignals(options.handleSignals !== false);
+  // A second one ends the process at once, as during the shutdown, never by Node's default handler.
+  const startUp = watchStartUpSignals(options.handleSignals !== false, (signal) =>
+    options.logger.error(
+      `second ${signal} during start-up: the ${options.mode} session ends now, without closing what it opened`,
+    ),
+  );
   try {
     return await startAndRunVenueSession(options, startUp);
   } finally {

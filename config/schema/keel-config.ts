@@ -72,7 +72,9 @@ export const keelConfigSchema = z
       .describe(
         'Prometheus /metrics endpoint of live and paper runs, and of `keel record` (its market-data connection and inbound counts).',
       ),
-    shutdown: shutdownConfigSchema.prefault({}).describe('What SIGINT / SIGTERM do in live and paper runs.'),
+    shutdown: shutdownConfigSchema
+      .prefault({})
+      .describe('What SIGINT / SIGTERM / SIGHUP do in live and paper runs.'),
   })
   .superRefine((config, ctx) => {
     const section = SECTION_OF_MODE[config.mode];

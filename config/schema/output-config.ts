@@ -40,7 +40,7 @@ export const metricsConfigSchema = z.strictObject({
   port: z.int().min(0).max(65535).default(9464),
 });
 
-/** What happens on SIGINT / SIGTERM in live and paper runs. */
+/** What happens on SIGINT / SIGTERM / SIGHUP in live and paper runs. */
 export const shutdownConfigSchema = z.strictObject({
   cancelAllOrders: z
     .boolean()

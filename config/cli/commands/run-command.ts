@@ -1,5 +1,6 @@
 import { PortInUse } from '../../compose/port-in-use.ts';
 import { runConfiguredSession } from '../../compose/session-run.ts';
+import { signalExitCode } from '../../compose/session-stop.ts';
 import { formatFill, formatSessionSummary } from '../../compose/session-summary.ts';
 import { StartUpInterrupted } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
@@ -16,11 +17,11 @@ export interface RunOptions {
 /**
  * `keel run <config>`: runs the strategies live (against the venue) or on paper (against the
  * embedded paper venue), with pino logs, a status line, and a graceful shutdown on SIGINT /
- * SIGTERM. The config's mode is live or paper (checked by the caller).
+ * SIGTERM / SIGHUP. The config's mode is live or paper (checked by the caller).
  * @param loaded - the validated config
  * @param options - run options
  * @param io - output streams
- * @returns EXIT.OK, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (also one during start-up,
+ * @returns EXIT.OK, EXIT.INTERRUPTED / EXIT.TERMINATED / EXIT.HANGUP after a signal (also one during start-up,
  *   which stops the run before it trades), EXIT.BAD_CONFIG_OR_USAGE
  *   for bad strategy params, a paper source recording whose header cannot be read or a
  *   `metrics.port` another process listens on, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails,
@@ -50,8 +51,7 @@ export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: 
     return outcome.exitCode;
   } catch (error) {
     io.stderr.write(`✖ keel run: ${(error as Error).message}\n`);
-    if (error instanceof StartUpInterrupted)
-      return error.signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED;
+    if (error instanceof StartUpInterrupted) return signalExitCode(error.signal);
     return isBadInputFile(error) || error instanceof PortInUse
       ? EXIT.BAD_CONFIG_OR_USAGE
       : EXIT.RUNTIME_FAILURE;

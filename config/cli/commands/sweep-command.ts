@@ -4,6 +4,7 @@ import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
 import { backtestRecordings } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { signalExitCode } from '../../compose/session-stop.ts';
 import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig, OverrideArg } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
@@ -57,7 +58,7 @@ function describeCombination(combination: readonly string[], paths: readonly str
 }
 
 /**
- * Runs the sweep while SIGINT and SIGTERM stop it (the rows finished so far are kept); a second
+ * Runs the sweep while SIGINT, SIGTERM and SIGHUP stop it (the rows finished so far are kept); a second
  * signal finds no handler and ends the process at once.
  */
 async function runUntilSignal(
@@ -102,7 +103,7 @@ function notes(rows: readonly SweepRow[], paths: readonly string[]): string[] {
  * and written as CSV (full precision). A combination whose strategy threw is named below the
  * table with its first fault, one whose intents were denied with its denials and the first
  * reason; combinations a strategy's own check refused, or whose replay window ends before it
- * starts, are listed below it too. SIGINT or SIGTERM stops the sweep: the running backtests stop
+ * starts, are listed below it too. SIGINT, SIGTERM or SIGHUP stops the sweep: the running backtests stop
  * at their next batch and remove their temporary files (see `SweepRunOptions.signal`), and the
  * rows finished so far are printed and written, marked partial.
  * @param loaded - the validated base config (mode backtest)
@@ -177,7 +178,7 @@ export async function sweepCommand(
   const { rows } = outcome;
   // A signal that came after the last row finished stopped nothing.
   const stoppedBy = rows.length < combinations.length ? outcome.signal : undefined;
-  const stoppedCode = stoppedBy === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+  const stoppedCode = stoppedBy === undefined ? EXIT.INTERRUPTED : signalExitCode(stoppedBy);
   const partial =
     stoppedBy === undefined
       ? ''

@@ -14,6 +14,7 @@ import type { ApprovedIntent } from '../../risk/index.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
+import { ClientClosedError } from '../ws/ws-errors.ts';
 import { lookUpAlgoOrder } from './algo-order-lookup.ts';
 import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
@@ -103,6 +104,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly loanReads: VenueLoanReads;
   /** The order of every loan read (after a liquidation, a borrow or repay, a lost reply, at the end). */
   private readonly loanReadOrder = new LoanReadOrder();
+  /** Set by {@link LiveExecutionClient.stop}: a start still on its way goes no further. */
+  private stopped = false;
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
@@ -275,12 +278,16 @@ export class LiveExecutionClient implements ExecutionPort {
    * positions, assets and account are emitted as events before this resolves, so a caller that
    * subscribed to {@link LiveExecutionClient.events} first holds the venue's state (this is the
    * session's one startup reconciliation). Reconciliation runs again after every later login.
+   * A {@link stop} that came while it was on its way wins: it neither connects nor reconciles then.
    * @returns when logged in and reconciled
-   * @throws the login's error, or the first reconciliation's (its snapshot failed; it is retried)
+   * @throws the login's error, or the first reconciliation's (its snapshot failed; it is retried);
+   *   ClientClosedError when stopped meanwhile
    */
   async start(): Promise<void> {
     await this.catchUp.prime();
+    if (this.stopped) throw new ClientClosedError('execution client');
     await this.options.ws.connect();
+    if (this.stopped) throw new ClientClosedError('execution client');
     await (this.firstReconciliation ?? this.reconciliations.request());
   }
 
@@ -291,6 +298,7 @@ export class LiveExecutionClient implements ExecutionPort {
    * @returns when closed
    */
   async stop(withinMs?: number): Promise<void> {
+    this.stopped = true;
     this.commandOrder.stop();
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.reconciliations.stop();

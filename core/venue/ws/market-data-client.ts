@@ -12,6 +12,7 @@ import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import type { ReconnectPolicy } from './private-ws-options.ts';
 import { RepeatedProblemLog } from './repeated-problem-log.ts';
 import { StreamStatus } from './stream-status.ts';
+import { ClientClosedError } from './ws-errors.ts';
 
 /** One market-data subscription: a channel of a sym (KLINE also takes an interval). */
 export interface MarketSubscription {
@@ -141,11 +142,13 @@ export class MarketDataClient {
   /**
    * Opens the connection and sends the current subscriptions; reconnects by itself until closed.
    * @returns when the socket is open
+   * Once closed the client stays closed: a stop that came while a start was still on its way to
+   * this call wins over it.
    * @throws VenueTimeoutError when the socket did not open within `openTimeoutMs`, Error when it
-   *   closed before it opened
+   *   closed before it opened, ClientClosedError when {@link close} was called before
    */
   connect(): Promise<void> {
-    this.closing = false;
+    if (this.closing) return Promise.reject(new ClientClosedError('market-data WebSocket'));
     return this.open();
   }
 

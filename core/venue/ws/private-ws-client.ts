@@ -17,7 +17,7 @@ import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
 import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
 import { RepeatedProblemLog } from './repeated-problem-log.ts';
-import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
+import { ClientClosedError, ConnectionLostError, NotConnectedError } from './ws-errors.ts';
 
 /**
  * The actions the venue's place-order limit counts (per public venue docs, "WebSocket place order
@@ -112,13 +112,16 @@ export class PrivateWsClient {
   }
 
   /**
-   * Opens the connection and logs in; afterwards reconnects by itself until {@link close}.
+   * Opens the connection and logs in; afterwards reconnects by itself until {@link close}. Once
+   * closed the client stays closed: a stop that came while a start was still on its way to this
+   * call wins over it.
    * @returns when the first login succeeded
    * @throws VenueError when the venue refuses the login (60009), VenueTimeoutError when the socket
-   *   did not open within `openTimeoutMs` or the login got no reply
+   *   did not open within `openTimeoutMs` or the login got no reply, ClientClosedError when
+   *   {@link close} was called before
    */
   connect(): Promise<void> {
-    this.closing = false;
+    if (this.closing) return Promise.reject(new ClientClosedError('private WebSocket'));
     return this.open();
   }
 

@@ -18,3 +18,16 @@ export class ConnectionLostError extends Error {
     super(`${what} was sent but the connection dropped before its reply`);
   }
 }
+
+/**
+ * The client was closed for good (`PrivateWsClient.close`, `MarketDataClient.close`) before
+ * or while it connected: a stop that came first wins over a start still on its way, so it neither
+ * opens nor logs in.
+ */
+export class ClientClosedError extends Error {
+  override readonly name = 'ClientClosedError';
+  /** @param what - the client, e.g. `private WebSocket` */
+  constructor(readonly what: string) {
+    super(`${what} was closed: it does not connect again`);
+  }
+}

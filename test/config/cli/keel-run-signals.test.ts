@@ -23,6 +23,18 @@ describe('keel run on paper', () => {
     expect(existsSync(join(dir, 'graceful-report.html'))).toBe(true);
   }, 60_000);
 
+  it('stops gracefully on SIGHUP (its terminal or supervisor session closed): exit 129, report written', async () => {
+    const { child, out } = await paperRunUntilFirstFill(dir, 'hangup');
+    const code = await new Promise<number | null>((done) => {
+      child.once('exit', (c) => done(c));
+      child.kill('SIGHUP');
+    });
+    expect(code, out.stderr).toBe(EXIT.HANGUP);
+    expect(out.stdout).toMatch(/Session done: \d+ events, \d+ intents, \d+ fills/);
+    expect(out.stderr).toContain('"reason":"SIGHUP"');
+    expect(existsSync(join(dir, 'hangup-report.html'))).toBe(true);
+  }, 60_000);
+
   it('ends at once on a second SIGINT during the shutdown: exit 130, the recording saved, no result, and it says so', async () => {
     const { child, out } = await paperRunUntilFirstFill(dir, 'forced');
     const code = await new Promise<number | null>((done) => {

@@ -11,7 +11,7 @@ import {
 import { stopLeftovers } from '../../../config/compose/stop-leftovers.ts';
 import { D, type Position } from '../../../core/model/index.ts';
 
-const REASONS: readonly SessionStopReason[] = ['duration', 'ended', 'SIGINT', 'SIGTERM', 'feed'];
+const REASONS: readonly SessionStopReason[] = ['duration', 'ended', 'SIGINT', 'SIGTERM', 'SIGHUP', 'feed'];
 
 describe('session exit code', () => {
   it('ranks orders left open over a strategy fault over the signal, whatever stopped the session', () => {
@@ -22,6 +22,7 @@ describe('session exit code', () => {
         else if (faults > 0) expect(code).toBe(EXIT.STRATEGY_FAULT);
         else if (reason === 'SIGINT') expect(code).toBe(EXIT.INTERRUPTED);
         else if (reason === 'SIGTERM') expect(code).toBe(EXIT.TERMINATED);
+        else if (reason === 'SIGHUP') expect(code).toBe(EXIT.HANGUP);
         else expect(code).toBe(EXIT.OK);
       }),
     );
@@ -30,6 +31,10 @@ describe('session exit code', () => {
   it('exits 3, not 130, when a live session with a halted strategy is stopped by Ctrl-C', () => {
     expect(sessionExitCode('SIGINT', 1)).toBe(3);
     expect(sessionExitCode('SIGTERM', 1)).toBe(3);
+  });
+
+  it('exits 129 when a SIGHUP stopped the session gracefully', () => {
+    expect(sessionExitCode('SIGHUP', 0)).toBe(EXIT.HANGUP);
   });
 });
 
@@ -124,11 +129,12 @@ describe('commands whose fate is unknown at stop', () => {
 
 describe('a second signal during the shutdown', () => {
   // The handlers are called as the process would call them, not by raising a real signal.
-  const newest = (signal: 'SIGINT' | 'SIGTERM') => process.listeners(signal).at(-1) as () => void;
+  const newest = (signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => process.listeners(signal).at(-1) as () => void;
 
   it.each([
     ['SIGINT', EXIT.INTERRUPTED],
     ['SIGTERM', EXIT.TERMINATED],
+    ['SIGHUP', EXIT.HANGUP],
   ] as const)(
     'on %s saves first, deaf to further signals meanwhile, then exits %i, and removes both handlers',
     (signal, code) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../../config/cli/index.ts';
 import { StartUpInterrupted, watchStartUpSignals } from '../../../config/compose/start-up-signals.ts';
 
 const counts = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
@@ -13,6 +14,38 @@ describe('the signals of a starting session', () => {
     (process.listeners('SIGINT').at(-1) as () => void)();
     expect(startUp.received).toBe('SIGINT');
     expect(await startUp.arrived).toBe('SIGINT');
+    expect(counts()).toEqual(before);
+  });
+
+  it('takes a SIGHUP as it takes SIGINT and SIGTERM (before, it killed a starting session at once)', async () => {
+    const before = process.listenerCount('SIGHUP');
+    const startUp = watchStartUpSignals(true);
+    expect(process.listenerCount('SIGHUP')).toBe(before + 1);
+    (process.listeners('SIGHUP').at(-1) as () => void)();
+    expect(await startUp.arrived).toBe('SIGHUP');
+    expect(process.listenerCount('SIGHUP')).toBe(before);
+  });
+
+  it("with onSecond, ends the process on a second signal until end(), never by Node's default handler", () => {
+    const before = counts();
+    const exits: number[] = [];
+    const seconds: string[] = [];
+    const startUp = watchStartUpSignals(
+      true,
+      (signal) => seconds.push(signal),
+      (code) => exits.push(code),
+    );
+    (process.listeners('SIGTERM').at(-1) as () => void)();
+    expect(startUp.received).toBe('SIGTERM');
+    // The start-up's own handlers are gone; the second signal's are there until end().
+    expect(counts()).toEqual(before.map((n) => n + 1));
+    (process.listeners('SIGINT').at(-1) as () => void)();
+    expect(seconds).toEqual(['SIGINT']);
+    expect(exits).toEqual([EXIT.INTERRUPTED]);
+    expect(counts()).toEqual(before);
+    const again = watchStartUpSignals(true, () => {});
+    (process.listeners('SIGINT').at(-1) as () => void)();
+    again.end();
     expect(counts()).toEqual(before);
   });
 
