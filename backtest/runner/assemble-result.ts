@@ -16,6 +16,7 @@ import {
   type RoundTripBook,
   type RoundTripTrade,
   type SpillLog,
+  type SymTally,
   type TradeTally,
   type TrailingStopLog,
 } from '../report/index.ts';
@@ -42,6 +43,8 @@ export interface RunRecords {
   readonly book: RoundTripBook;
   readonly costs: CostTally;
   readonly tally: TradeTally;
+  /** The fills' fees and the closed trades per sym, for the result's `symBreakdown`. */
+  readonly syms: SymTally;
   readonly liquidations: LiquidationJournal;
   readonly algoOrders: AlgoOrderJournal;
   readonly denials: SpillLog<DenialRecord>;
@@ -181,6 +184,28 @@ export function assembleResult(
     }),
     ...(options.assumptions ?? []),
   ];
+  const metrics = computeMetrics({
+    equityCurve: sampler.curve,
+    trades: closed,
+    openTrades: open,
+    fills,
+    exposureIntervals: records.book.exposureIntervals(end),
+    costTally: records.costs,
+    tradeTally: records.tally,
+    drawdown: sampler.drawdownFigures(),
+    meanEquity: sampler.meanEquity(),
+    ...peakOf(sampler),
+    buyAndHold: {
+      prices,
+      namedSyms: symsNamedBy(options.strategies, instrumentSyms),
+      instrumentSyms,
+    },
+    annualization: runAnnualizationOf(instruments, sampler.bucketMs, options.annualization),
+    contractSizeOf,
+    cashFlows,
+    liquidations,
+    accountCurrency: settleAsset,
+  });
   return {
     meta: {
       keel: KEEL_VERSION,
@@ -220,27 +245,13 @@ export function assembleResult(
     denials: records.denials.seal(),
     // Left out when none, so results of runs without trailing stops stay as they were.
     ...(trailingStops.length === 0 ? {} : { trailingStops }),
-    metrics: computeMetrics({
-      equityCurve: sampler.curve,
-      trades: closed,
-      openTrades: open,
-      fills,
-      exposureIntervals: records.book.exposureIntervals(end),
-      costTally: records.costs,
-      tradeTally: records.tally,
-      drawdown: sampler.drawdownFigures(),
-      meanEquity: sampler.meanEquity(),
-      ...peakOf(sampler),
-      buyAndHold: {
-        prices,
-        namedSyms: symsNamedBy(options.strategies, instrumentSyms),
-        instrumentSyms,
-      },
-      annualization: runAnnualizationOf(instruments, sampler.bucketMs, options.annualization),
-      contractSizeOf,
-      cashFlows,
-      liquidations,
-      accountCurrency: settleAsset,
+    metrics,
+    symBreakdown: records.syms.breakdown({
+      start: metrics.start,
+      end: metrics.end,
+      equityStart: metrics.equityStart,
+      exposureOf: (sym) =>
+        sym === undefined ? records.book.exposureIntervals(end) : records.book.symExposureIntervals(sym, end),
     }),
   };
 }
