@@ -31,6 +31,7 @@ import type { EquitySampler } from './equity-sampler.ts';
 import { instrumentFeeRatesText, subPortfolioMarkupText } from './fee-rates-text.ts';
 import type { OrderJournal } from './order-journal.ts';
 import { type PerpMarketSeen, perpAssumptions, perpFeedsOf } from './perp-assumptions.ts';
+import { replaySourceName } from './replay-source.ts';
 import { type StartingCoinValue, startingCoinsConfig, startingCoinsNotes } from './starting-coin-notes.ts';
 import { symsNamedBy } from './strategy-syms.ts';
 import { unclosedNotes } from './unclosed-positions.ts';
@@ -215,8 +216,8 @@ export function assembleResult(
         name: slot.strategy.name,
         params: options.reportParams?.[slot.id] ?? toJsonRecord(slot.params),
       })),
-      recordings: options.recordings.map((path, i) =>
-        recordingDescription(path, headers[i] as SessionHeader),
+      recordings: options.recordings.map((source, i) =>
+        recordingDescription(replaySourceName(source), headers[i] as SessionHeader),
       ),
       fillModel: { name: sim.fillModelName, description: sim.assumptions.fillModel },
       latencyModel: { name: 'fixed + seeded jitter', description: sim.assumptions.latency },
