@@ -26,6 +26,13 @@ const params = z
       .boolean()
       .default(true)
       .describe('Reverse into a short on a cross down; when false, only go flat.'),
+    // Optional rather than defaulted, so runs that leave it out report the same parameters as before.
+    reserveFee: z
+      .boolean()
+      .optional()
+      .describe(
+        "Size so the fraction covers the taker fee too (backtesting.py's price x (1 + commission)), so a fraction of 1 is not refused for margin; absent = false.",
+      ),
   })
   .strict()
   .refine((p) => p.fast < p.slow, { message: 'fast must be shorter than slow', path: ['fast'] });
@@ -61,7 +68,9 @@ function marketOrders(ctx: Ctx, sym: string, delta: Dec, maxSize: Dec): Intent[]
 function onCross(ctx: Ctx, bar: BarEvent, regime: number): Intent[] | undefined {
   const spec = ctx.instrument(bar.sym);
   if (spec === undefined) return undefined;
-  const size = ctx.size.equityFraction(bar.sym, ctx.params.fraction, bar.close);
+  const size = ctx.size.equityFraction(bar.sym, ctx.params.fraction, bar.close, {
+    reserveFee: ctx.params.reserveFee === true,
+  });
   const target = regime > 0 ? size : ctx.params.allowShort ? size.neg() : size.mul(0);
   const delta = target.sub(ctx.netQty(bar.sym));
   return delta.isZero() ? undefined : marketOrders(ctx, bar.sym, delta, spec.maxMarketSize);
@@ -71,7 +80,7 @@ function onCross(ctx: Ctx, bar: BarEvent, regime: number): Intent[] | undefined 
  * SMA crossover on closed bars: long when the fast SMA crosses above the slow one, short (or
  * flat when `allowShort` is false) when it crosses below. No signal before both averages are
  * warm, and the regime seen at warm-up is not itself a cross. Each signal sizes the target
- * position as `fraction` of equity at the bar's close, floored to the lot, and trades the
+ * position as `fraction` of equity at the bar's close (fee included with `reserveFee`), floored to the lot, and trades the
  * difference from the current position at market (in pieces of at most the instrument's
  * maxMarketSize). A cross while an order is still open is skipped.
  * @example

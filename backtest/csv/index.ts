@@ -10,9 +10,11 @@ export { layoutFromHeader, layoutWithoutHeader, looksLikeHeader } from './column
 export { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 export { CsvImportError } from './csv-import-error.ts';
 export type { OhlcvImportOptions, OhlcvImportSummary } from './import-ohlcv-csv.ts';
-export { IMPORT_VENUE, importOhlcvCsv } from './import-ohlcv-csv.ts';
+export { importOhlcvCsv } from './import-ohlcv-csv.ts';
 export type { KlineMessage } from './kline-messages.ts';
 export { klineMessage } from './kline-messages.ts';
 export type { OhlcvBar, SkippedRow } from './ohlcv-bar.ts';
 export type { OhlcvCsvContents, OhlcvCsvOptions } from './parse-ohlcv-csv.ts';
 export { parseOhlcvCsv } from './parse-ohlcv-csv.ts';
+export type { OhlcvCsvBars, OhlcvCsvSource } from './read-ohlcv-csv.ts';
+export { IMPORT_VENUE, readOhlcvCsvBars } from './read-ohlcv-csv.ts';

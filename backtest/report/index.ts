@@ -88,6 +88,14 @@ export {
   totalReturn,
 } from './metrics/return-metrics.ts';
 export { geometricMeanReturn, mean, sampleStdDev } from './metrics/sample-statistics.ts';
+export type {
+  SymBreakdown,
+  SymBreakdownInput,
+  SymBreakdownSpan,
+  SymFigures,
+  SymRow,
+} from './metrics/sym-breakdown.ts';
+export { SymTally, symBreakdownOf } from './metrics/sym-breakdown.ts';
 export type { TradeStats } from './metrics/trade-metrics.ts';
 export { TradeTally, tradeStats } from './metrics/trade-metrics.ts';
 export type { TradingHours } from './metrics/trading-time.ts';
@@ -147,6 +155,8 @@ export {
   isoTime,
   liquidationsCsvLines,
   ordersCsvLines,
+  SYM_TOTAL_ROW,
+  symsCsvLines,
   tradesCsvLines,
 } from './result/result-csv.ts';
 export type { ReadResultOptions } from './result/result-files.ts';

@@ -16,6 +16,7 @@ import {
   type RoundTripBook,
   type RoundTripTrade,
   type SpillLog,
+  type SymTally,
   type TradeTally,
   type TrailingStopLog,
 } from '../report/index.ts';
@@ -30,6 +31,7 @@ import type { EquitySampler } from './equity-sampler.ts';
 import { instrumentFeeRatesText, subPortfolioMarkupText } from './fee-rates-text.ts';
 import type { OrderJournal } from './order-journal.ts';
 import { type PerpMarketSeen, perpAssumptions, perpFeedsOf } from './perp-assumptions.ts';
+import { replaySourceName } from './replay-source.ts';
 import { type StartingCoinValue, startingCoinsConfig, startingCoinsNotes } from './starting-coin-notes.ts';
 import { symsNamedBy } from './strategy-syms.ts';
 import { unclosedNotes } from './unclosed-positions.ts';
@@ -42,6 +44,8 @@ export interface RunRecords {
   readonly book: RoundTripBook;
   readonly costs: CostTally;
   readonly tally: TradeTally;
+  /** The fills' fees and the closed trades per sym, for the result's `symBreakdown`. */
+  readonly syms: SymTally;
   readonly liquidations: LiquidationJournal;
   readonly algoOrders: AlgoOrderJournal;
   readonly denials: SpillLog<DenialRecord>;
@@ -181,6 +185,28 @@ export function assembleResult(
     }),
     ...(options.assumptions ?? []),
   ];
+  const metrics = computeMetrics({
+    equityCurve: sampler.curve,
+    trades: closed,
+    openTrades: open,
+    fills,
+    exposureIntervals: records.book.exposureIntervals(end),
+    costTally: records.costs,
+    tradeTally: records.tally,
+    drawdown: sampler.drawdownFigures(),
+    meanEquity: sampler.meanEquity(),
+    ...peakOf(sampler),
+    buyAndHold: {
+      prices,
+      namedSyms: symsNamedBy(options.strategies, instrumentSyms),
+      instrumentSyms,
+    },
+    annualization: runAnnualizationOf(instruments, sampler.bucketMs, options.annualization),
+    contractSizeOf,
+    cashFlows,
+    liquidations,
+    accountCurrency: settleAsset,
+  });
   return {
     meta: {
       keel: KEEL_VERSION,
@@ -190,8 +216,8 @@ export function assembleResult(
         name: slot.strategy.name,
         params: options.reportParams?.[slot.id] ?? toJsonRecord(slot.params),
       })),
-      recordings: options.recordings.map((path, i) =>
-        recordingDescription(path, headers[i] as SessionHeader),
+      recordings: options.recordings.map((source, i) =>
+        recordingDescription(replaySourceName(source), headers[i] as SessionHeader),
       ),
       fillModel: { name: sim.fillModelName, description: sim.assumptions.fillModel },
       latencyModel: { name: 'fixed + seeded jitter', description: sim.assumptions.latency },
@@ -220,27 +246,13 @@ export function assembleResult(
     denials: records.denials.seal(),
     // Left out when none, so results of runs without trailing stops stay as they were.
     ...(trailingStops.length === 0 ? {} : { trailingStops }),
-    metrics: computeMetrics({
-      equityCurve: sampler.curve,
-      trades: closed,
-      openTrades: open,
-      fills,
-      exposureIntervals: records.book.exposureIntervals(end),
-      costTally: records.costs,
-      tradeTally: records.tally,
-      drawdown: sampler.drawdownFigures(),
-      meanEquity: sampler.meanEquity(),
-      ...peakOf(sampler),
-      buyAndHold: {
-        prices,
-        namedSyms: symsNamedBy(options.strategies, instrumentSyms),
-        instrumentSyms,
-      },
-      annualization: runAnnualizationOf(instruments, sampler.bucketMs, options.annualization),
-      contractSizeOf,
-      cashFlows,
-      liquidations,
-      accountCurrency: settleAsset,
+    metrics,
+    symBreakdown: records.syms.breakdown({
+      start: metrics.start,
+      end: metrics.end,
+      equityStart: metrics.equityStart,
+      exposureOf: (sym) =>
+        sym === undefined ? records.book.exposureIntervals(end) : records.book.symExposureIntervals(sym, end),
     }),
   };
 }

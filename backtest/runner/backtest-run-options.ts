@@ -6,13 +6,18 @@ import type { FillModelName, FillModelOptions, LatencyOptions, SimVenueOptions }
 import type { BacktestWarmUpOptions } from './backtest-warm-up.ts';
 import type { FlatCommission } from './commission.ts';
 import type { ProgressReporter } from './progress-reporter.ts';
+import type { ReplaySource } from './replay-source.ts';
 
 /** Everything a backtest run is made of. */
 export interface BacktestRunOptions {
   /** Title of the report. */
   readonly title?: string;
-  /** Session recordings to replay, merged by receive time. */
-  readonly recordings: readonly string[];
+  /**
+   * Session recordings to replay, merged by receive time: paths, or OHLCV CSVs read as
+   * `keel import-csv` reads them (`{ input, sym, zone?, interval?, ... }`), each bar received at
+   * its close, with no recording written.
+   */
+  readonly recordings: readonly ReplaySource[];
   /**
    * Turns a recorded venue message into events: the venue's wire -> model mapping, which
    * config/ wires in (backtest/ cannot import core/venue). Only market events are replayed:

@@ -49,6 +49,8 @@ export {
   rejectedOrderText,
   rejectionWarning,
 } from './rejection-warning.ts';
+export type { ReplaySource } from './replay-source.ts';
+export { replaySourceName } from './replay-source.ts';
 export { runBacktest } from './run-backtest.ts';
 export type { StrategyParamsEntry } from './setup-warnings.ts';
 export { setupWarnings, unlistedSymWarnings } from './setup-warnings.ts';

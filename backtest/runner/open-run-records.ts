@@ -10,6 +10,7 @@ import {
   type RoundTripTrade,
   type SpillDirectory,
   SpillLog,
+  SymTally,
   TradeTally,
   TrailingStopLog,
 } from '../report/index.ts';
@@ -19,7 +20,8 @@ import { OrderJournal } from './order-journal.ts';
 
 /**
  * Opens the records a run writes as it goes: the order, fill, round-trip, algo order and denial
- * logs spill to the run's directory; a closed round trip is both logged and tallied.
+ * logs spill to the run's directory; a closed round trip is both logged and tallied (for the
+ * metrics and per sym), a fill's fee tallied per sym.
  * @param dir - the run's spill directory
  * @param contractSizes - each sym's contract size (a sym not in it counts as 1 in costs)
  * @returns the empty records
@@ -27,9 +29,11 @@ import { OrderJournal } from './order-journal.ts';
 export function openRunRecords(dir: SpillDirectory, contractSizes: ReadonlyMap<string, Dec>): RunRecords {
   const trades = new SpillLog(dir, 'trades', ROUND_TRIP_CODEC);
   const tally = new TradeTally(dir);
+  const syms = new SymTally();
   const closeTrade = (trade: RoundTripTrade): void => {
     trades.append(trade);
     tally.add(trade);
+    syms.addTrade(trade);
   };
   return {
     journal: new OrderJournal(dir),
@@ -38,6 +42,7 @@ export function openRunRecords(dir: SpillDirectory, contractSizes: ReadonlyMap<s
     book: new RoundTripBook(closeTrade, (sym) => contractSizes.get(sym)),
     costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
     tally,
+    syms,
     liquidations: new LiquidationJournal(),
     algoOrders: new AlgoOrderJournal(dir),
     denials: new SpillLog(dir, 'denials', DENIAL_CODEC),

@@ -10,12 +10,14 @@ import {
 } from '../recording/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { windowWithWarmUp } from './backtest-warm-up.ts';
+import { type CsvReplay, csvReplay } from './csv-replay.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { marketEventIdentity } from './market-event-identity.ts';
 import { RecordingEndTimes } from './recording-end-times.ts';
 import { RecordingGaps } from './recording-gaps.ts';
 import { RecordingOverlaps } from './recording-overlaps.ts';
+import { type ReplaySource, replaySourceName } from './replay-source.ts';
 import { marketOnly, type RecordedSpan, within } from './replay-window.ts';
 
 /**
@@ -43,13 +45,15 @@ export interface ReplaySources {
   readonly ends: RecordingEndTimes;
   /** Why each damaged event cache met so far was dropped and rebuilt, for the result's warnings. */
   readonly damagedCaches: readonly string[];
+  /** What the OHLCV CSVs among the sources skipped or look wrong in, for the result's warnings. */
+  readonly csvWarnings: readonly string[];
   /** Closes the recordings (or caches) still open: a run that ends before reading them to the end calls it. */
   readonly close: () => Promise<void>;
 }
 
 /**
  * Opens the run's recordings: their market events (through the event cache when the options give
- * one), inside the replay window widened by the warm-up, merged by receive time in batches, the
+ * one; an OHLCV CSV read whole as `keel import-csv` reads it, never cached), inside the replay window widened by the warm-up, merged by receive time in batches, the
  * first batch read. An event one recording repeats of another at the same receive time (recordings
  * that overlap, or one listed twice) is replayed once, the drop counted in `overlaps`. A line that cannot be read or decoded is skipped and counted (its first of each
  * kind told to `options.onRecordingDamage`), never the end of the run, unless the recording gave no
@@ -58,14 +62,23 @@ export interface ReplaySources {
  * @param options - the run's recordings, decoder, window, warm-up, batch size and event cache
  * @returns the headers, the first batch, the reader of the next ones, the skipped lines, the
  *   dropped repeats, the recorded gaps, the recordings' end times, the damaged caches and `close`
- * @throws RecordingFormatError when a recording has no readable header; UnreadableRecordingError
+ * @throws CsvImportError when an OHLCV CSV cannot be read as bars; RecordingFormatError when a recording has no readable header; UnreadableRecordingError
  *   (a RecordingFormatError) when one gave no event and some of its lines were malformed, as its
  *   first batch is read; Error when a recording cannot be read; EmptyReplayWindowError when the
  *   window holds no event of the recordings
  */
 export async function openReplaySources(options: BacktestRunOptions): Promise<ReplaySources> {
-  const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  // The CSVs are read (whole, as an import reads them) before any recording is opened: a CSV that
+  // is not bars stops the run with nothing to close.
+  const csvs = await Promise.all(
+    options.recordings.map((source) =>
+      typeof source === 'string' ? undefined : csvReplay(source, options.decode, batchSize),
+    ),
+  );
+  const headers = await Promise.all(
+    options.recordings.map((source, i) => csvs[i]?.header ?? readSessionHeader(replaySourceName(source))),
+  );
   const damage = new RecordingDamage(options.onRecordingDamage ?? warnToStderr);
   const gaps = new RecordingGaps(options.window);
   // A recording of malformed lines only is refused as its read ends, so no event cache is kept of it.
@@ -87,32 +100,38 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
   const cacheDamaged = (message: string): void => {
     damagedCaches.push(message);
   };
+  for (const [i, csv] of csvs.entries())
+    if (csv !== undefined)
+      ends.forCache(replaySourceName(options.recordings[i] as ReplaySource)).fromCache(csv.lastRecvTs);
   const sources = mergeByRecvTs(
-    options.recordings.map((path) =>
-      within(
+    options.recordings.map((source, i) => {
+      const path = replaySourceName(source);
+      return within(
         // Gaps are counted as the events leave the file or its cache, so both warn alike.
         gaps.counting(
           path,
-          cache === undefined
-            ? fresh(path)()
-            : // A cache an earlier Keel kept of such a recording is refused as the recording is.
-              refusingUnreadable(
-                path,
-                cachedMarketEvents(
+          csvs[i] !== undefined
+            ? (csvs[i] as CsvReplay).batches
+            : cache === undefined
+              ? fresh(path)()
+              : // A cache an earlier Keel kept of such a recording is refused as the recording is.
+                refusingUnreadable(
                   path,
-                  cache.decoderId,
-                  fresh(path),
+                  cachedMarketEvents(
+                    path,
+                    cache.decoderId,
+                    fresh(path),
+                    damage,
+                    cacheDamaged,
+                    ends.forCache(path),
+                  ),
                   damage,
-                  cacheDamaged,
-                  ends.forCache(path),
                 ),
-                damage,
-              ),
         ),
         windowWithWarmUp(options.window, options.warmUp),
         span,
-      ),
-    ),
+      );
+    }),
     batchSize,
     { key: marketEventIdentity, onRepeat: overlaps.note },
   );
@@ -129,5 +148,6 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
   const close = async (): Promise<void> => {
     await iterator.return?.();
   };
-  return { headers, firstBatch, readAhead, damage, overlaps, gaps, ends, damagedCaches, close };
+  const csvWarnings = csvs.flatMap((csv) => csv?.warnings ?? []);
+  return { headers, firstBatch, readAhead, damage, overlaps, gaps, ends, damagedCaches, csvWarnings, close };
 }

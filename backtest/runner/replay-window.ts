@@ -1,6 +1,7 @@
 import type { KeelEvent, MarketEvent } from '../../core/model/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import type { RecordingEndTimes } from './recording-end-times.ts';
+import { replaySourceName } from './replay-source.ts';
 
 /** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
 const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
@@ -91,7 +92,7 @@ export async function spanOf(
   startTime: number,
   ends: RecordingEndTimes,
 ): Promise<number | undefined> {
-  const times = await Promise.all(options.recordings.map((path) => ends.of(path)));
+  const times = await Promise.all(options.recordings.map((source) => ends.of(replaySourceName(source))));
   const known = times.filter((ts): ts is number => ts !== undefined);
   if (known.length === 0) return undefined;
   return Math.min(Math.max(...known), options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;

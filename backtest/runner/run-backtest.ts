@@ -45,6 +45,7 @@ import { lateBarInputWarnings } from './late-bar-input-warnings.ts';
 import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
 import { perpFeedsOf } from './perp-assumptions.ts';
+import { replaySourceName } from './replay-source.ts';
 import { openReplaySources } from './replay-sources.ts';
 import { spanOf } from './replay-window.ts';
 import { checkRunOptions } from './run-option-checks.ts';
@@ -119,9 +120,11 @@ async function runInto(
     gaps,
     ends,
     damagedCaches,
+    csvWarnings,
     close,
   } = await openReplaySources(options);
   teardown.add(close);
+  const sourceNames = options.recordings.map(replaySourceName);
   // Every batch read is a point where a cancelled run stops, the warm-up's and the coins' included.
   const readAhead = (): Promise<readonly MarketEvent[] | undefined> => {
     options.signal?.throwIfAborted();
@@ -334,10 +337,11 @@ async function runInto(
   const loanRefused = recorder.loanRefusalWarning();
   const warnings = [
     // Every recording was read to its end: the tally is whole.
-    ...damage.warnings(options.recordings),
+    ...damage.warnings(sourceNames),
     ...damagedCaches,
-    ...overlaps.warnings(options.recordings),
-    ...gaps.warnings(options.recordings),
+    ...csvWarnings,
+    ...overlaps.warnings(sourceNames),
+    ...gaps.warnings(sourceNames),
     ...setupWarnings(
       kernel,
       options.strategies,

@@ -50,6 +50,7 @@ export class VenueEventRecorder {
       else if (fills.holdsNext) fills.append(withOwner(execution, owner));
       else fills.appendLine(ownedRecordLine(execution, owner));
       records.costs.add(execution);
+      records.syms.addFill(execution);
       records.book.add(execution, owner);
       this.#lastFillTs = Math.max(this.#lastFillTs, execution.timestamp);
     } else if (event.kind === 'order') {

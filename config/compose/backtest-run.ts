@@ -7,6 +7,7 @@ import {
   createProgressReporter,
   defaultAnnualizationOf,
   eventCachePaths,
+  type ReplaySource,
   runBacktest,
 } from '../../backtest/runner/index.ts';
 import { type StrategyRejection, type StrategySlot, wallClock } from '../../core/kernel/index.ts';
@@ -22,6 +23,7 @@ import {
 } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
+import { ohlcvCsvSourceOf } from './ohlcv-csv-sources.ts';
 import { OutputCollision, outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
@@ -88,14 +90,27 @@ export function eventCacheStamps(
 
 /**
  * The recordings a config's backtest replays, as `shownPath` gives them (relative to the working
- * directory when under it), so the result file names them the same wherever the project lies.
+ * directory when under it), so the result file names them the same wherever the project lies; its
+ * OHLCV CSVs, which keep no event cache, are left out.
  * @param loaded - a validated config of mode backtest
  * @param override - recordings replacing the config's (relative to the working directory)
  * @returns paths that open the recordings from the working directory
  */
 export function backtestRecordings(loaded: LoadedConfig, override?: readonly string[]): string[] {
-  return (override ?? loaded.config.backtest?.recordings.map((path) => resolve(loaded.dir, path)) ?? []).map(
-    (path) => shownPath(path),
+  return backtestSources(loaded, override).filter((source): source is string => typeof source === 'string');
+}
+
+/**
+ * What a config's backtest replays: its recordings as {@link backtestRecordings} gives them, and
+ * its OHLCV CSVs with their reading options (`ohlcvCsvSourceOf`), in the config's order.
+ * @param loaded - a validated config of mode backtest
+ * @param override - recordings replacing the config's (relative to the working directory)
+ * @returns the sources, paths opening from the working directory
+ */
+export function backtestSources(loaded: LoadedConfig, override?: readonly string[]): ReplaySource[] {
+  if (override !== undefined) return override.map((path) => shownPath(path));
+  return (loaded.config.backtest?.recordings ?? []).map((entry) =>
+    typeof entry === 'string' ? shownPath(resolve(loaded.dir, entry)) : ohlcvCsvSourceOf(entry, loaded.dir),
   );
 }
 
@@ -151,7 +166,7 @@ export async function runConfiguredBacktest(
   if (settleAsset === undefined || startingCash === undefined)
     throw new Error(`${loaded.file}: backtest.startingCash names no asset`);
   const startingCoins = Object.entries(backtest.startingCash).filter(([coin]) => coin !== settleAsset);
-  const recordings = backtestRecordings(loaded, options.recordings);
+  const recordings = backtestSources(loaded, options.recordings);
   const cached = backtest.eventCache;
   const instruments = specsWithFees(instrumentSpecsOf(config.instruments), backtest.fees);
   const subPortfolioMarkup = subPortfolioMarkupOf(config);

@@ -1,15 +1,20 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { CsvImportError } from '../../backtest/csv/index.ts';
+import { shownPath } from '../../backtest/report/index.ts';
 import type { ConfigProblem, LoadedConfig } from '../loader/index.ts';
 
 /** A recording file a config names, and where (its YAML path). */
 export interface NamedFile {
   readonly path: string;
   readonly at: readonly (string | number)[];
+  /** For an OHLCV CSV (which has no header to read it from): the sym its bars are of. */
+  readonly csvSym?: string;
 }
 
 /**
- * The recordings a config replays: a backtest's, or a paper run's recorded source.
+ * The recordings a config replays: a backtest's (its OHLCV CSVs too, at their `csv` key), or a
+ * paper run's recorded source.
  * @param loaded - a validated config
  * @returns each path as written, with its YAML path; empty for live runs and SYNTHETIC paper sources
  */
@@ -20,10 +25,11 @@ export function replayedRecordings(loaded: LoadedConfig): NamedFile[] {
     return source?.kind === 'recording' ? [{ path: source.path, at: ['paper', 'source', 'path'] }] : [];
   }
   if (config.mode !== 'backtest') return [];
-  return (config.backtest?.recordings ?? []).map((path, index) => ({
-    path,
-    at: ['backtest', 'recordings', index],
-  }));
+  return (config.backtest?.recordings ?? []).map((entry, index) =>
+    typeof entry === 'string'
+      ? { path: entry, at: ['backtest', 'recordings', index] }
+      : { path: entry.csv, at: ['backtest', 'recordings', index, 'csv'], csvSym: entry.sym },
+  );
 }
 
 /**
@@ -55,4 +61,22 @@ export function missingRecordingOptions(recordings: readonly string[]): string[]
   return recordings
     .filter((path) => !existsSync(resolve(path)))
     .map((path) => `✖ --recording ${path}: no such file`);
+}
+
+/**
+ * A backtest's OHLCV CSV that cannot be read as bars, as a problem located at its entry's `csv`
+ * line, so the CSV reader's sentence (file, line, what is wrong) also says which entry of the
+ * config named it.
+ * @param loaded - a validated config of mode backtest
+ * @param error - what the run threw
+ * @returns the problem, or undefined when the error is not about one of the config's CSVs
+ */
+export function csvRecordingProblem(loaded: LoadedConfig, error: unknown): ConfigProblem | undefined {
+  if (!(error instanceof CsvImportError)) return undefined;
+  const index = (loaded.config.backtest?.recordings ?? []).findIndex(
+    (entry) => typeof entry !== 'string' && shownPath(resolve(loaded.dir, entry.csv)) === error.file,
+  );
+  return index === -1
+    ? undefined
+    : loaded.source.problem(['backtest', 'recordings', index, 'csv'], error.message);
 }

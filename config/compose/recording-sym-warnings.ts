@@ -5,7 +5,7 @@ import { replayedRecordings } from './recording-problems.ts';
 
 /**
  * Instruments of a config that no recording it replays covers, read from the recordings' header
- * lines (their `symbols`) without reading the data: a strategy trading such an instrument gets
+ * lines (their `symbols`; an OHLCV CSV's `sym`) without reading the data: a strategy trading such an instrument gets
  * none of its market data, which a run says only once it has replayed everything. A recording
  * whose header cannot be read is warned of too (the run itself refuses it).
  * @param loaded - a validated config whose recordings exist
@@ -13,11 +13,15 @@ import { replayedRecordings } from './recording-problems.ts';
  *   a SYNTHETIC paper source, and recordings that cover every instrument
  */
 export async function recordingSymWarnings(loaded: LoadedConfig): Promise<string[]> {
-  const paths = replayedRecordings(loaded).map((file) => file.path);
-  if (paths.length === 0) return [];
+  const files = replayedRecordings(loaded);
+  if (files.length === 0) return [];
   const warnings: string[] = [];
   const covered = new Set<string>();
-  for (const path of paths) {
+  for (const { path, csvSym } of files) {
+    if (csvSym !== undefined) {
+      covered.add(csvSym);
+      continue;
+    }
     try {
       for (const sym of (await readSessionHeader(resolve(loaded.dir, path))).symbols) covered.add(sym);
     } catch (error) {

@@ -11,6 +11,7 @@ import {
   ordersCsvLines,
   renderHtmlReport,
   resultJsonChunks,
+  symsCsvLines,
   tradesCsvLines,
   trailingStopsCsvLines,
   writeTextFilesTogether,
@@ -53,6 +54,7 @@ const CSV_LOGS = [
   ['.algo-orders.csv', algoOrdersCsvLines],
   ['.denials.csv', denialsCsvLines],
   ['.trailing-stops.csv', trailingStopsCsvLines],
+  ['.syms.csv', symsCsvLines],
 ] as const;
 
 function csvBaseOf(json: string): string {
@@ -72,7 +74,7 @@ export function csvPathsOf(json: string): string[] {
 /**
  * Writes a run's result JSON (deterministic: same result, same bytes), its CSVs next to it
  * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`, `.cash-flows.csv`,
- * `.liquidations.csv`, `.algo-orders.csv`, `.denials.csv`, `.trailing-stops.csv`) and the HTML report. The
+ * `.liquidations.csv`, `.algo-orders.csv`, `.denials.csv`, `.trailing-stops.csv`, `.syms.csv`) and the HTML report. The
  * JSON and CSV files stream to disk, record by record, from the result's logs, under temporary
  * names; all replace the previous run's files together once every one is written.
  * @param result - the run's result

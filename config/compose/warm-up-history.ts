@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { klineMessage, parseOhlcvCsv } from '../../backtest/csv/index.ts';
+import { readOhlcvCsvBars } from '../../backtest/csv/index.ts';
 import {
   mergeByRecvTs,
   type RecordedMessage,
@@ -23,6 +22,7 @@ import type { LoadedConfig } from '../loader/index.ts';
 import { type HistorySource, warmUpPeriodOf } from '../schema/index.ts';
 import { SESSION_KLINE_INTERVALS } from './market-subscriptions.ts';
 import { type NotedFile, noteFile, whereNow } from './moved-file.ts';
+import { ohlcvCsvSourceOf } from './ohlcv-csv-sources.ts';
 
 /** Market data of a recording only: its User Data was another session's. */
 function decodeMarketData(record: RecordedMessage): MarketEvent | null | Error {
@@ -97,26 +97,20 @@ async function historySource(
     return movedReadable(noteFile(path), damage);
   }
   const path = resolve(loaded.dir, source.csv);
-  const text = await readFile(path, 'utf8').catch((error: unknown) => {
-    throw new Error(`${where}: cannot read the OHLCV CSV ${path}: ${(error as Error).message}`);
-  });
   let events: MarketEvent[];
   try {
-    const contents = parseOhlcvCsv(text, {
-      file: path,
-      ...(source.zone === undefined ? {} : { zone: source.zone }),
-      ...(source.interval === undefined ? {} : { interval: source.interval }),
-      ...(source.timestampIs === undefined ? {} : { timestampIs: source.timestampIs }),
-    });
-    events = contents.bars.map((bar) => {
-      const msg = klineMessage(source.sym, contents.interval, bar);
+    // Read as keel import-csv and a backtest read it, with the entry's reading options.
+    const bars = await readOhlcvCsvBars({ ...ohlcvCsvSourceOf(source, loaded.dir), input: path });
+    events = bars.messages.map((msg) => {
       const event = decodeMarketMessage(msg, msg.data.ts);
       if (event === null || event instanceof Error)
-        throw new Error(`${path}:${bar.line}: not a bar (${String(event)})`);
+        throw new Error(
+          `${path}: the bar opening at ${new Date(msg.data.openTime).toISOString()} is not a bar (${String(event)})`,
+        );
       return event;
     });
   } catch (error) {
-    // The CSV reader's errors name the file and line themselves.
+    // The CSV reader's errors name the file and line themselves (`<file>: cannot be read (...)`).
     throw new Error(`${where}: ${(error as Error).message}`);
   }
   return onceAsBatch(events);

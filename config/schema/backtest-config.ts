@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 import { filePathSchema } from './file-path.ts';
 import { loanTermsConfigSchema } from './loan-terms-config.ts';
+import { ohlcvCsvConfigSchema } from './ohlcv-csv-config.ts';
 import { fillModelConfigSchema, latencyModelSchema, positionModeConfigSchema } from './sim-models-config.ts';
 import { timeValue } from './time-value.ts';
 
@@ -77,10 +78,14 @@ export const WINDOW_ENDS_BEFORE_START = 'must be later than from';
 export const backtestConfigSchema = z
   .strictObject({
     recordings: z
-      .array(filePathSchema)
+      .array(
+        z.union([filePathSchema, ohlcvCsvConfigSchema], {
+          error: 'must be a recording path, or { csv: <file>, sym: <sym> } for an OHLCV CSV',
+        }),
+      )
       .min(1)
       .describe(
-        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), relative to the folder of the config file (`~/` is the home folder); where they overlap, an event one repeats of another at the same receive time is replayed once, with a warning. `--recording <file>` (repeatable) of `keel backtest` and `keel sweep` replaces them for that run, relative to the working directory.',
+        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), or { csv, sym, ... } OHLCV CSVs read on the fly as `keel import-csv` reads them (its options: interval, zone, timestampIs, epochUnit, timeFormat, adjust, skipInvalid, synthetic; nothing is written), relative to the folder of the config file (`~/` is the home folder); where they overlap, an event one repeats of another at the same receive time is replayed once, with a warning. `--recording <file>` (repeatable) of `keel backtest` and `keel sweep` replaces them for that run, relative to the working directory.',
       ),
     from: timeValue.optional().describe('Start of the replay window (ISO date-time with zone, or epoch ms).'),
     to: timeValue.optional().describe('End of the replay window (ISO date-time with zone, or epoch ms).'),

@@ -28,6 +28,8 @@ export type { KeelConfig, KeelConfigInput, RunMode } from './keel-config.ts';
 export { keelConfigSchema, RUN_MODES } from './keel-config.ts';
 export type { LoanTermsConfig } from './loan-terms-config.ts';
 export { loanAssetTermsSchema, loanTermsConfigSchema } from './loan-terms-config.ts';
+export type { OhlcvCsvConfig } from './ohlcv-csv-config.ts';
+export { ohlcvCsvConfigSchema } from './ohlcv-csv-config.ts';
 export {
   LOG_LEVELS,
   loggingConfigSchema,

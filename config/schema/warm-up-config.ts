@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
 import { filePathSchema } from './file-path.ts';
-import { symSchema } from './instrument-config.ts';
+import { ohlcvCsvConfigSchema } from './ohlcv-csv-config.ts';
 
 const NOT_A_DURATION = 'must be a duration like 20h, 90m, 2d or 30s (units: ms, s, m, h, d)';
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/;
@@ -19,25 +19,8 @@ export const durationValue = z
 
 const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]];
 
-/** An OHLCV CSV file to warm up on, with what the file cannot say itself. */
-const csvHistorySchema = z.strictObject({
-  csv: filePathSchema.describe(
-    'The OHLCV CSV file, relative to the folder of the config file (`~/` is the home folder).',
-  ),
-  sym: symSchema.describe('The sym its bars are of.'),
-  interval: z
-    .enum(INTERVALS)
-    .optional()
-    .describe('The bar interval; absent = detected from the gaps between bars, as keel import-csv does.'),
-  zone: z.string().min(1).optional().describe('IANA zone of times written without an offset; default UTC.'),
-  timestampIs: z
-    .enum(['open', 'close'])
-    .optional()
-    .describe("Whether a row's time is its bar's open (default) or close."),
-});
-
 /** One source of warm-up history: a recording (path) or an OHLCV CSV. */
-export const historySourceSchema = z.union([filePathSchema, csvHistorySchema], {
+export const historySourceSchema = z.union([filePathSchema, ohlcvCsvConfigSchema], {
   error: 'must be a recording path, or { csv: <file>, sym: <sym> } for an OHLCV CSV',
 });
 

@@ -43,8 +43,14 @@ export type {
   TrailingStopInput,
 } from './order-inputs.ts';
 export { orderKey } from './order-keys.ts';
-export type { PositionSizer } from './position-sizer.ts';
-export { qtyForCash, qtyForEquityFraction, qtyOnLotGrid, wholeUnits } from './position-sizer.ts';
+export type { EquityFractionOptions, PositionSizer } from './position-sizer.ts';
+export {
+  qtyForCash,
+  qtyForEquityFraction,
+  qtyForEquityFractionAfterFee,
+  qtyOnLotGrid,
+  wholeUnits,
+} from './position-sizer.ts';
 export type { RandomSource } from './random.ts';
 export { seededRandom } from './random.ts';
 export type { Scheduler } from './scheduler.ts';

@@ -30,6 +30,44 @@ export function qtyForEquityFraction(
 }
 
 /**
+ * The quantity worth a fraction of equity at a price once the fee of buying it is paid, rounded
+ * down to the lot size: backtesting.py's `margin_available * leverage * fraction / (price * (1 +
+ * commission))`, with Keel's fee at the instrument's taker rate (a market order takes). The
+ * budget `equity * fraction`, less the fixed commissions of one order filled at once
+ * (`fixedPerFill` + `fixedPerOrder`), buys `qty = budget / (contractSize * price * (1 + taker +
+ * markup))`, so `qty * contractSize * price * (1 + taker + markup) + fixed <= equity * fraction`:
+ * a fraction of 1 at leverage 1 leaves exactly room for its fee. A maker rebate (negative rate)
+ * reserves nothing. The simulated venue's sub-portfolio markup (`backtest.subPortfolioMarkup`) is
+ * not the instrument's and is not reserved.
+ * @param equity - account equity in the settle asset
+ * @param fraction - share of equity to spend, fee included, > 0 (more than 1 uses leverage)
+ * @param price - the price the position is valued at
+ * @param spec - the instrument (contract size, lot and minimum size, fee schedule)
+ * @returns the quantity, a multiple of the lot size, or zero
+ * @throws RangeError when the fraction or the price is not positive
+ * @example
+ * // 10 000 USDT, fraction 1, taker 0.1 %: 10 000 / (40 000 x 1.001) = 0.24975... -> 0.249 BTC
+ * qtyForEquityFractionAfterFee(D(10_000), 1, 40_000, btc);
+ */
+export function qtyForEquityFractionAfterFee(
+  equity: Dec,
+  fraction: number,
+  price: number,
+  spec: InstrumentSpec,
+): Dec {
+  if (!(fraction > 0)) throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
+  if (!(price > 0)) throw new RangeError(`position sizing: price must be positive, got ${price}`);
+  const { fees } = spec;
+  const takerRate = fees.taker.plus(fees.markup);
+  const rate = takerRate.isNegative() ? ZERO : takerRate;
+  const fixed = fees.fixedPerFill.plus(fees.fixedPerOrder ?? ZERO);
+  const budget = equity.mul(fraction).sub(fixed.isNegative() ? ZERO : fixed);
+  if (!budget.gt(0)) return ZERO;
+  const qty = floorToStep(budget.div(spec.contractSize.mul(price).mul(ONE.plus(rate))), spec.lotSize);
+  return qty.lt(spec.minSize) ? ZERO : qty;
+}
+
+/**
  * {@link qtyForEquityFraction} from an equity estimate, when every equity within its error bound
  * is positive and buys the same whole number of lots: the exact equity then gives that quantity
  * too, and is never computed.
@@ -168,10 +206,15 @@ export interface PositionSizer {
    * @param sym - the instrument
    * @param fraction - share of equity, > 0 (more than 1 uses leverage)
    * @param price - the price to value it at; default the reference price (quote mid, last trade, mark or bar close)
+   * @param options - `{ reserveFee: true }` spends `fraction` of equity fee included, at the
+   *   instrument's taker rate (see {@link qtyForEquityFractionAfterFee}); default false: the
+   *   whole fraction buys the position and the fee comes on top
    * @returns the quantity worth `fraction` of equity, zero when the instrument or a price is unknown
    * @throws RangeError when the fraction or the given price is not positive
+   * @example
+   * ctx.size.equityFraction(bar.sym, 1, bar.close, { reserveFee: true })
    */
-  equityFraction(sym: string, fraction: number, price?: number): Dec;
+  equityFraction(sym: string, fraction: number, price?: number, options?: EquityFractionOptions): Dec;
   /**
    * @param sym - the instrument
    * @param cash - the amount to spend, in the settle asset (zero or less buys nothing)
@@ -199,6 +242,16 @@ export interface PositionSizer {
   units(qty: Dec | number): Dec;
 }
 
+/** How {@link PositionSizer.equityFraction} sizes. */
+export interface EquityFractionOptions {
+  /**
+   * Leave room for the fee of the order at the instrument's taker rate and fixed commissions, as
+   * backtesting.py sizes (`price * (1 + commission)`), so a fraction of 1 at leverage 1 is not
+   * refused for margin once the fee is charged; default false.
+   */
+  readonly reserveFee?: boolean;
+}
+
 /** What the sizer reads of the strategy's view. */
 export interface SizerView {
   instrument(sym: string): InstrumentSpec | undefined;
@@ -223,9 +276,15 @@ export function positionSizer(view: SizerView): PositionSizer {
     return qtyForEquityFraction(amount, fraction, at, spec);
   };
   return {
-    equityFraction: (sym, fraction, price) => {
+    equityFraction: (sym, fraction, price, options) => {
       if (!(fraction > 0))
         throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
+      if (options?.reserveFee === true) {
+        const spec = view.instrument(sym);
+        const at = price ?? view.referencePrice(sym);
+        if (spec === undefined || at === undefined) return ZERO;
+        return qtyForEquityFractionAfterFee(view.equity(), fraction, at, spec);
+      }
       // Most signals size the same from the equity on numbers: the exact equity costs a
       // Decimal conversion of the latest price and a few Decimal operations per position.
       const estimate = view.equityEstimate?.();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { D } from '../../core/model/index.ts';
 import { smaCross } from '../../strategies/index.ts';
+import { anInstrument } from '../kit/instrument-builders.ts';
 import { BTC } from '../kit/kernel-events.ts';
 import { aBar, aMark } from '../kit/sim-builders.ts';
 import { aStrategyRig, type StrategyRigOptions } from '../kit/strategy-rig.ts';
@@ -69,6 +71,20 @@ describe('sma-cross strategy', () => {
     expect(orders(rig)).toEqual([...Array.from({ length: 8 }, () => 'BUY MARKET 100'), 'BUY MARKET 33.333']);
     expect((await rig.venueQty()).toFixed()).toBe('833.333');
     expect(rig.denials).toEqual([]);
+  });
+
+  it('leaves room for the taker fee with reserveFee, so a fraction of 1 at leverage 1 fills', async () => {
+    const unlevered = { instruments: [anInstrument(BTC, { defaultLeverage: D(1) })] };
+    const plain = await aSmaCross({ fraction: 1 }, unlevered);
+    plain.push(...closesFrom(1, 1000, 1000, 900, 1200));
+    // 10 000 / 1200 = 8.333: margin 9 999.6 + taker fee 8.333 x 1200 x 5 bps (4.9998) > 10 000.
+    expect(orders(plain)).toEqual(['BUY MARKET 8.333']);
+    expect((await plain.venueQty()).isZero()).toBe(true);
+    const reserved = await aSmaCross({ fraction: 1, reserveFee: true }, unlevered);
+    reserved.push(...closesFrom(1, 1000, 1000, 900, 1200));
+    // 10 000 / (1200 x 1.0005) = 8.32917... -> 8.329: 9 994.8 + fee 4.9974 = 9 999.7974 <= 10 000.
+    expect(orders(reserved)).toEqual(['BUY MARKET 8.329']);
+    expect((await reserved.venueQty()).toFixed()).toBe('8.329');
   });
 
   it('rejects nonsense parameters', () => {

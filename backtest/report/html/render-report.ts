@@ -20,6 +20,7 @@ import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
 import { warningsAndNotes } from './post-only-rejections.ts';
 import { REPORT_CSS } from './report-style.ts';
 import { statsRows } from './stats-rows.ts';
+import { symsSection } from './sym-table.ts';
 
 /** Above this many trades the page lists the first ones and points to the CSV and JSON files. */
 export const MAX_TRADE_ROWS = 2000;
@@ -211,7 +212,7 @@ ${problemBanners(result, settleAsset)}
 ${assumptionsSection(result)}
 ${chartsSection(result, charts, settleAsset)}
 ${statsSection(result, settleAsset)}
-${tradesSection(result, settleAsset)}
+${symsSection(result, settleAsset)}${tradesSection(result, settleAsset)}
 ${algoOrdersSection(result)}${trailingStopsSection(result)}
 ${denialsSection(result)}
 <script>${scriptSafe(library)}</script>

@@ -1,6 +1,7 @@
 import type { EquitySample, PricePoint } from '../equity-sample.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
+import type { SymBreakdown } from '../metrics/sym-breakdown.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import type { AlgoOrderRecord } from './algo-order-record.ts';
 import type { CashFlowRecord, LiquidationRecord } from './cash-flow-record.ts';
@@ -137,6 +138,12 @@ export interface BacktestResult {
   /** Prices of the traded syms (e.g. bar closes or quote mids). */
   readonly prices: readonly PriceSeries[];
   readonly metrics: BacktestMetrics;
+  /**
+   * Trades, win rate, net PnL, fees, return contribution and exposure per sym, and of the whole
+   * run ({@link SymBreakdown}). Absent in result files written before Keel broke results down by
+   * sym, and in session results.
+   */
+  readonly symBreakdown?: SymBreakdown;
   /**
    * Funding settlements and loan interest charges, in booking order: the balance changes that
    * are not fills. Absent in result files written before Keel recorded them and in sessions

@@ -1,5 +1,6 @@
 import { D, type Dec } from '../../../core/model/index.ts';
 import { drawdownSeries } from '../metrics/drawdown.ts';
+import type { SymBreakdown, SymFigures } from '../metrics/sym-breakdown.ts';
 import type { BacktestResult } from './backtest-result.ts';
 
 type Cell = string | number | boolean | Dec | null | undefined;
@@ -306,3 +307,38 @@ export function liquidationsCsvLines(result: BacktestResult): Generator<string> 
     rows,
   );
 }
+
+/** A ratio as a percent for a CSV column, or empty when it is not defined. */
+function percentOf(ratio: number | null): number | null {
+  return ratio === null ? null : ratio * 100;
+}
+
+/**
+ * The per-sym breakdown as CSV ({@link SymBreakdown} defines each figure): one row per sym, then
+ * a `TOTAL` row for the whole run. Ratios are percents (`winRatePct`, `returnContributionPct`,
+ * `exposureTimePct`: 1.2 = 1.2 %), money in the settle asset. Only the header when the result
+ * has no breakdown (a session's, or one written before Keel made it).
+ * @param result - the backtest result
+ * @returns the lines of `syms.csv`
+ */
+export function symsCsvLines(result: BacktestResult): Generator<string> {
+  const breakdown = result.symBreakdown;
+  const row = (sym: string, f: SymFigures): Cell[] => [
+    sym,
+    f.trades,
+    percentOf(f.winRate),
+    f.netPnl,
+    f.fees,
+    percentOf(f.returnContribution),
+    f.exposureTime * 100,
+  ];
+  return csvLines(
+    ['sym', 'trades', 'winRatePct', 'netPnl', 'fees', 'returnContributionPct', 'exposureTimePct'],
+    breakdown === undefined
+      ? []
+      : [...breakdown.syms.map((s) => row(s.sym, s)), row(SYM_TOTAL_ROW, breakdown.total)],
+  );
+}
+
+/** The `sym` of the whole run's row in `syms.csv`. */
+export const SYM_TOTAL_ROW = 'TOTAL';

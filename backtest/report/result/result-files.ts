@@ -8,6 +8,7 @@ import {
   fillsCsvLines,
   liquidationsCsvLines,
   ordersCsvLines,
+  symsCsvLines,
   tradesCsvLines,
 } from './result-csv.ts';
 import { readResultStreaming } from './result-reader.ts';
@@ -30,6 +31,7 @@ export const RESULT_FILES = {
   algoOrders: 'algo-orders.csv',
   denials: 'denials.csv',
   trailingStops: 'trailing-stops.csv',
+  syms: 'syms.csv',
 } as const;
 
 /** The result's data: everything but its `dispose`. */
@@ -78,7 +80,7 @@ export function resultFromJson(text: string, source = 'result.json'): BacktestRe
 
 /**
  * Writes `result.json` and the CSV files (trades, fills, orders, equity, cash flows,
- * liquidations, algo orders, denied intents, emulated trailing stops) into a directory,
+ * liquidations, algo orders, denied intents, emulated trailing stops, per-sym breakdown) into a directory,
  * creating it when missing. Each file streams to disk (records are read from the result's logs
  * as they are written) under a temporary name, and the files replace the previous ones only once
  * all are written.
@@ -102,6 +104,7 @@ export async function writeResultFiles(
     algoOrders: join(dir, RESULT_FILES.algoOrders),
     denials: join(dir, RESULT_FILES.denials),
     trailingStops: join(dir, RESULT_FILES.trailingStops),
+    syms: join(dir, RESULT_FILES.syms),
   };
   await writeTextFilesTogether([
     [paths.json, resultJsonChunks(result)],
@@ -114,6 +117,7 @@ export async function writeResultFiles(
     [paths.algoOrders, algoOrdersCsvLines(result)],
     [paths.denials, denialsCsvLines(result)],
     [paths.trailingStops, trailingStopsCsvLines(result)],
+    [paths.syms, symsCsvLines(result)],
   ]);
   return paths;
 }

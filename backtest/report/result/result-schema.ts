@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IN_FLIGHT_ORDER_STATES, VENUE_ORDER_STATES } from '../../../core/model/index.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
+import type { SymBreakdown } from '../metrics/sym-breakdown.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { algoOrderRecordSchema, denialRecordSchema, trailingStopRecordSchema } from './activity-schemas.ts';
 import type { BacktestMeta, BacktestResult, JsonValue } from './backtest-result.ts';
@@ -243,6 +244,20 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   }),
 });
 
+const symFigures = {
+  trades: z.number(),
+  winRate: nullableNumber,
+  netPnl: decimal,
+  fees: decimal,
+  returnContribution: nullableNumber,
+  exposureTime: z.number(),
+};
+
+const symBreakdown: z.ZodType<SymBreakdown, unknown> = z.object({
+  syms: z.array(z.object({ sym: z.string(), ...symFigures })),
+  total: z.object(symFigures),
+});
+
 const pricePoint = z.object({ ts: z.number(), price: z.number() });
 
 /** The schema of a whole result file (`result.json`). */
@@ -257,6 +272,8 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
     z.object({ sym: z.string(), points: z.array(pricePoint), bucketMs: z.number().optional() }),
   ),
   metrics,
+  // Absent in result files written before Keel broke results down by sym, and in session results.
+  symBreakdown: symBreakdown.optional(),
   cashFlows: z.array(cashFlow).optional(),
   liquidations: z.array(liquidation).optional(),
   faults: z.array(faultRecord).optional(),

@@ -1,4 +1,5 @@
 import type { Dec, PositionSide } from '../../../core/model/index.ts';
+import type { ExposureStretches } from './exposure-stretches.ts';
 import type { TradeDirection } from './round-trip-trade.ts';
 
 /**
@@ -52,6 +53,8 @@ export interface LotBook {
   readonly lots: Lot[];
   /** Units of base per contract; undefined for 1, which multiplies nothing. */
   readonly contractSize: Dec | undefined;
+  /** When some lot of the sym was open (shared by the sym's books of both position sides). */
+  readonly symExposure: ExposureStretches;
 }
 
 /** What one exit order has closed of one lot so far: a trade still growing while that order fills. */

@@ -50,6 +50,8 @@ export class RoundTripBook {
   /** Trades not yet handed on, in the order their first fill closed: growing or done. */
   private held: ClosingTrade[] = [];
   private readonly exposure = new ExposureStretches();
+  /** When some lot of each sym was open, by sym. */
+  private readonly symExposure = new Map<string, ExposureStretches>();
   /** The book the last fill went to: runs fill one sym and side again and again, and books are never dropped. */
   private lastBook: LotBook | undefined;
 
@@ -109,7 +111,7 @@ export class RoundTripBook {
         lot.costIsProduct = false;
       } else {
         // A closed lot leaves the book: what is left of it (all zero) is never read again.
-        this.dropOldestLot(lots, fill.timestamp);
+        this.dropOldestLot(book, fill.timestamp);
       }
     }
     this.handOn();
@@ -136,6 +138,7 @@ export class RoundTripBook {
         costIsProduct: true,
       });
       this.exposure.lotOpened(fill.timestamp);
+      book.symExposure.lotOpened(fill.timestamp);
     }
   }
 
@@ -147,7 +150,8 @@ export class RoundTripBook {
    * @param position - the sym and positionSide, direction, quantity (> 0), entry price and time
    */
   adopt(position: AdoptedPosition): void {
-    this.bookOf(position.sym, position.positionSide).lots.push({
+    const book = this.bookOf(position.sym, position.positionSide);
+    book.lots.push({
       direction: position.direction,
       entryTs: position.ts,
       entryOrderId: ADOPTED_ENTRY_ORDER_ID,
@@ -159,6 +163,7 @@ export class RoundTripBook {
       costIsProduct: true,
     });
     this.exposure.lotOpened(position.ts);
+    book.symExposure.lotOpened(position.ts);
   }
 
   /**
@@ -178,7 +183,8 @@ export class RoundTripBook {
     readonly price: Dec;
     readonly ts: number;
   }): void {
-    const lots = this.bookOf(spent.sym, spent.positionSide).lots;
+    const book = this.bookOf(spent.sym, spent.positionSide);
+    const lots = book.lots;
     let qtyLeft = spent.qty;
     let feesLeft = ZERO;
     while (isAboveZero(qtyLeft) && lots[0]?.direction === 'LONG') {
@@ -192,7 +198,7 @@ export class RoundTripBook {
       }
       qtyLeft = qtyLeft.minus(lot.qty);
       feesLeft = feesLeft.plus(lot.fees);
-      this.dropOldestLot(lots, spent.ts);
+      this.dropOldestLot(book, spent.ts);
     }
     this.handOn();
     if (!isAboveZero(qtyLeft)) {
@@ -220,6 +226,7 @@ export class RoundTripBook {
       costIsProduct: true,
     });
     this.exposure.lotOpened(spent.ts);
+    book.symExposure.lotOpened(spent.ts);
   }
 
   /** Hands every trade still growing to `onClosed`; call it once the fills are over. */
@@ -267,6 +274,17 @@ export class RoundTripBook {
     return this.exposure.intervals(end);
   }
 
+  /**
+   * {@link RoundTripBook.exposureIntervals} of one sym: when some lot of it (either position
+   * side) was open.
+   * @param sym - the sym
+   * @param end - end of the run, for lots still open
+   * @returns the intervals, in time order; empty for a sym never held
+   */
+  symExposureIntervals(sym: string, end: number): TimeInterval[] {
+    return this.symExposure.get(sym)?.intervals(end) ?? [];
+  }
+
   private closePart(
     lot: Lot,
     book: LotBook,
@@ -311,9 +329,10 @@ export class RoundTripBook {
   }
 
   /** Takes the oldest lot out of the book, closed at `ts`: the trades it was growing are done. */
-  private dropOldestLot(lots: Lot[], ts: number): void {
-    const lot = lots.shift() as Lot;
+  private dropOldestLot(book: LotBook, ts: number): void {
+    const lot = book.lots.shift() as Lot;
     this.exposure.lotClosed(ts);
+    book.symExposure.lotClosed(ts);
     const closing = lot.closing;
     if (closing instanceof Map) for (const trade of closing.values()) trade.done = true;
     else if (closing !== undefined) closing.done = true;
@@ -328,11 +347,17 @@ export class RoundTripBook {
     let book = this.books.get(key);
     if (book === undefined) {
       const contractSize = this.contractSizeOf(sym);
+      let symExposure = this.symExposure.get(sym);
+      if (symExposure === undefined) {
+        symExposure = new ExposureStretches();
+        this.symExposure.set(sym, symExposure);
+      }
       book = {
         sym,
         positionSide,
         lots: [],
         contractSize: contractSize === undefined || contractSize.eq(ONE) ? undefined : contractSize,
+        symExposure,
       };
       this.books.set(key, book);
     }

@@ -17,7 +17,11 @@ import {
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
-import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import {
+  csvRecordingProblem,
+  missingRecordingOptions,
+  missingRecordingProblems,
+} from '../../compose/recording-problems.ts';
 import { abortOnSignal } from '../../compose/signal-abort.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
@@ -200,6 +204,11 @@ async function backtestAndSummarize(
     if (signal.aborted) throw signal.reason;
     if (error instanceof EmptyReplayWindowError) {
       io.stderr.write(`${formatConfigProblem(windowProblem(loaded, error))}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+    const csvProblem = csvRecordingProblem(loaded, error);
+    if (csvProblem !== undefined) {
+      io.stderr.write(`${formatConfigProblem(csvProblem)}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: ${(error as Error).message}\n`);

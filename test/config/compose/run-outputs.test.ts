@@ -13,7 +13,7 @@ describe("a run's output files", () => {
     const dir = aTempDir();
     const paths = { json: join(dir, 'run-result.json'), html: join(dir, 'run-report.html') };
     const written = await writeRunOutputs(aBacktestResult(), paths, 'USDT');
-    expect(written.csv).toHaveLength(9);
+    expect(written.csv).toHaveLength(10);
     const before = await Promise.all(
       [paths.json, paths.html, ...written.csv].map((p) => readFile(p, 'utf8')),
     );

@@ -6,12 +6,13 @@ import {
   type PositionSizer,
   qtyForCash,
   qtyForEquityFraction,
+  qtyForEquityFractionAfterFee,
   qtyOnLotGrid,
   wholeUnits,
 } from '../../../core/kernel/index.ts';
 import { positionSizer, qtyForEquityEstimate } from '../../../core/kernel/position-sizer.ts';
 import { D, type Dec } from '../../../core/model/index.ts';
-import { anInstrument } from '../../kit/instrument-builders.ts';
+import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
 import { aQuote, BTC } from '../../kit/kernel-events.ts';
 import { aStrategyRig } from '../../kit/strategy-rig.ts';
 
@@ -268,5 +269,85 @@ describe('position sizing', () => {
       'RangeError: position sizing: qty must be a finite number, got Infinity',
       'RangeError: position sizing: cash must be a finite number, got NaN',
     ]);
+  });
+
+  describe('leaving room for the fee (reserveFee)', () => {
+    const spot = anEthSpot();
+    const shares = anInstrument('US_EQUITY_AAPL', {
+      lotSize: D(1),
+      minSize: D(1),
+      fees: { maker: D(0), taker: D(0), markup: D(0), fixedPerFill: D('0.5'), fixedPerOrder: D(1) },
+    });
+
+    it('sizes as backtesting.py does: equity x fraction / (price x (1 + taker rate)), on the lot', () => {
+      // 10 000 x 1 / (2 000 x 1.001) = 4.99500... ETH -> 4.995; without the fee 5, which costs 10 010.
+      expect(qtyForEquityFractionAfterFee(D(10_000), 1, 2_000, spot).toFixed()).toBe('4.995');
+      expect(qtyForEquityFraction(D(10_000), 1, 2_000, spot).toFixed()).toBe('5');
+      // 10 000 x 0.5 / (40 000 x 1.0005) = 0.124937... BTC -> 0.124 (0.125 without the fee).
+      expect(qtyForEquityFractionAfterFee(D(10_000), 0.5, 40_000, btc).toFixed()).toBe('0.124');
+      // The instrument's own markup is part of its taker rate: 10 000 / (2 000 x 1.002) = 4.99001... -> 4.99.
+      const markedUp = anEthSpot({ fees: { ...spot.fees, markup: D('0.001') } });
+      expect(qtyForEquityFractionAfterFee(D(10_000), 1, 2_000, markedUp).toFixed()).toBe('4.99');
+    });
+
+    it('takes the fixed commissions of one order filled at once off the budget', () => {
+      // (1 000 - 0.5 per fill - 1 per order) / 10 = 99.85 shares -> 99 (100 without the fee).
+      expect(qtyForEquityFractionAfterFee(D(1_000), 1, 10, shares).toFixed()).toBe('99');
+      expect(qtyForEquityFraction(D(1_000), 1, 10, shares).toFixed()).toBe('100');
+      // A budget the commissions eat whole buys nothing.
+      expect(qtyForEquityFractionAfterFee(D('1.5'), 1, 0.01, shares).toFixed()).toBe('0');
+    });
+
+    it('reserves nothing for a maker rebate, and refuses a non-positive fraction or price', () => {
+      const rebate = anInstrument(BTC, { fees: { ...btc.fees, taker: D('-0.0001') } });
+      expect(qtyForEquityFractionAfterFee(D(10_000), 0.5, 40_000, rebate).toFixed()).toBe('0.125');
+      expect(() => qtyForEquityFractionAfterFee(D(1), 0, 1, btc)).toThrow(/fraction must be positive/);
+      expect(() => qtyForEquityFractionAfterFee(D(1), 1, -1, btc)).toThrow(/price must be positive/);
+    });
+
+    it('never spends more than the fraction with the taker fee, and one lot more would', () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 10_000_000 }),
+          fc.integer({ min: 1, max: 200 }),
+          fc.integer({ min: 1, max: 2_000_000 }),
+          fc.integer({ min: 0, max: 100 }),
+          (cents, percent, priceTenths, takerBps) => {
+            const spec = anEthSpot({ fees: { ...spot.fees, taker: D(takerBps).div(10_000) } });
+            const equity = D(cents).div(100);
+            const budget = equity.mul(percent / 100);
+            const price = priceTenths / 10;
+            const qty = qtyForEquityFractionAfterFee(equity, percent / 100, price, spec);
+            const cost = (q: Dec): Dec => q.mul(price).mul(spec.fees.taker.plus(1));
+            expect(cost(qty).lte(budget)).toBe(true);
+            expect(qty.mod(spec.lotSize).isZero()).toBe(true);
+            expect(cost(qty.plus(spec.lotSize)).gt(budget)).toBe(true);
+          },
+        ),
+      );
+    });
+
+    it('is what ctx.size.equityFraction gives with { reserveFee: true }, and the default is unchanged', async () => {
+      const seen: Record<string, string> = {};
+      const probe = defineStrategy({
+        name: 'fee-room-probe',
+        params: z.object({}),
+        onQuote: (ctx) => {
+          if (seen.reserved !== undefined) return;
+          seen.reserved = ctx.size.equityFraction(BTC, 1, 40_000, { reserveFee: true }).toFixed();
+          seen.atReference = ctx.size.equityFraction(BTC, 1, undefined, { reserveFee: true }).toFixed();
+          seen.plain = ctx.size.equityFraction(BTC, 1, 40_000, { reserveFee: false }).toFixed();
+          seen.unknown = ctx.size
+            .equityFraction('BINANCE_PERP_XRP_USDT', 1, 1, { reserveFee: true })
+            .toFixed();
+        },
+      });
+      const rig = await aStrategyRig([{ id: 'probe', strategy: probe, params: {} }], { cash: 10_000 });
+      rig.push(aQuote(1_000, 20_000, 20_001));
+      expect(rig.faults).toEqual([]);
+      // 10 000 / (40 000 x 1.0005) = 0.24987... -> 0.249; at the mid 20 000.5: 10 000 / (20 000.5 x
+      // 1.0005) = 0.49973... -> 0.499; without the fee 10 000 / 40 000 = 0.25.
+      expect(seen).toEqual({ reserved: '0.249', atReference: '0.499', plain: '0.25', unknown: '0' });
+    });
   });
 });

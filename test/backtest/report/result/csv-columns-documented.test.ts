@@ -10,6 +10,7 @@ import {
   liquidationsCsvLines,
   ordersCsvLines,
   RESULT_FILES,
+  symsCsvLines,
   tradesCsvLines,
   trailingStopsCsvLines,
 } from '../../../../backtest/report/index.ts';
@@ -25,6 +26,7 @@ const WRITERS: Readonly<Record<string, (result: BacktestResult) => Generator<str
   [RESULT_FILES.algoOrders]: algoOrdersCsvLines,
   [RESULT_FILES.denials]: denialsCsvLines,
   [RESULT_FILES.trailingStops]: trailingStopsCsvLines,
+  [RESULT_FILES.syms]: symsCsvLines,
 };
 
 /** The README's "Read the report" section. */

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  type BacktestResult,
+  readResult,
+  renderHtmlReport,
+  resultFromJson,
+  resultToJson,
+  symBreakdownOf,
+  symsCsvLines,
+  writeResultFiles,
+} from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
+import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
+
+const aTempDir = tempDirsRemovedAfterEach('keel-sym-files-');
+
+/** Two syms: BTC +12 (2 trades, 1 winner, fees 1.5), ETH -4 (1 trade, fees 0.2). */
+function withBreakdown(result: BacktestResult): BacktestResult {
+  return {
+    ...result,
+    symBreakdown: {
+      syms: [
+        {
+          sym: 'BINANCE_PERP_BTC_USDT',
+          trades: 2,
+          winRate: 0.5,
+          netPnl: D('12'),
+          fees: D('1.5'),
+          returnContribution: 0.0012,
+          exposureTime: 0.25,
+        },
+        {
+          sym: 'BINANCE_PERP_ETH_USDT',
+          trades: 1,
+          winRate: 0,
+          netPnl: D('-4'),
+          fees: D('0.2'),
+          returnContribution: -0.0004,
+          exposureTime: 0.1,
+        },
+      ],
+      total: {
+        trades: 3,
+        winRate: 1 / 3,
+        netPnl: D('8'),
+        fees: D('1.7'),
+        returnContribution: 0.0008,
+        exposureTime: 0.3,
+      },
+    },
+  };
+}
+
+describe('the per-sym breakdown in the result files', () => {
+  it('is written to result.json and read back with its Decimals', async () => {
+    const result = withBreakdown(aBacktestResult(60));
+    expect(resultFromJson(resultToJson(result)).symBreakdown).toEqual(result.symBreakdown);
+    const dir = aTempDir();
+    const paths = await writeResultFiles(result, dir);
+    expect((await readResult(paths.json)).symBreakdown).toEqual(result.symBreakdown);
+    expect(readFileSync(paths.syms, 'utf8')).toBe(
+      [
+        'sym,trades,winRatePct,netPnl,fees,returnContributionPct,exposureTimePct',
+        'BINANCE_PERP_BTC_USDT,2,50,12,1.5,0.12,25',
+        'BINANCE_PERP_ETH_USDT,1,0,-4,0.2,-0.04,10',
+        'TOTAL,3,33.33333333333333,8,1.7,0.08,30',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('leaves syms.csv with its header only, and the report without the table, when a result has none', () => {
+    const result = aBacktestResult(60);
+    expect([...symsCsvLines(result)]).toEqual([
+      'sym,trades,winRatePct,netPnl,fees,returnContributionPct,exposureTimePct\n',
+    ]);
+    expect(renderHtmlReport(result, { chartLibrarySource: '' })).not.toContain('id="syms"');
+  });
+
+  it('shows a "By sym" table in the report, a row per sym and the whole run last', () => {
+    const html = renderHtmlReport(withBreakdown(aBacktestResult(60)), {
+      settleAsset: 'USDT',
+      chartLibrarySource: '',
+    });
+    const table = html.slice(
+      html.indexOf('<section id="syms">'),
+      html.indexOf('</section>', html.indexOf('<section id="syms">')),
+    );
+    expect(table).toContain('<th>Net PnL [USDT]</th>');
+    const rows = table.split('\n').filter((line) => line.startsWith('<tr'));
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toContain(
+      '<td>BINANCE_PERP_BTC_USDT</td><td class="num">2</td><td class="num">50.00 %</td>',
+    );
+    expect(rows[1]).toContain('<td class="num neg">-0.04 %</td>');
+    expect(rows[2]).toMatch(/^<tr class="total"><th scope="row">All syms<\/th><td class="num">3<\/td>/);
+  });
+
+  it("is what symBreakdownOf gives for the result builder's own trades", () => {
+    const result = aBacktestResult(60);
+    const breakdown = symBreakdownOf({
+      trades: result.trades,
+      openTrades: result.openTrades,
+      fills: result.fills,
+      start: result.metrics.start,
+      end: result.metrics.end,
+      equityStart: result.metrics.equityStart,
+    });
+    expect(breakdown.total.trades).toBe(result.metrics.tradeCount);
+    expect(breakdown.total.fees.eq(result.metrics.feesPaid)).toBe(true);
+    expect(breakdown.total.exposureTime).toBeCloseTo(result.metrics.exposureTime, 12);
+  });
+});
