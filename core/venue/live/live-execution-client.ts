@@ -439,14 +439,16 @@ export class LiveExecutionClient implements ExecutionPort {
   /**
    * For a lockstep session's acknowledgement of a market event, which must follow the commands
    * the event made (see {@link SymCommandOrder}), the modifies and cancels held until their
-   * orders' acks among them.
-   * @returns settles once no command is held any more (each sent, or reported never sent);
-   *   undefined when none is
+   * orders' acks among them. Read again once it settles: the session tells the venue again that
+   * it holds commands while some still are, so the venue runs what a released command (or the
+   * ones still held) waits for.
+   * @returns settles once one held command is sent or reported never sent (none held any more
+   *   included); undefined when none is held
    */
   commandsHeld(): Promise<void> | undefined {
-    const behind = this.commandOrder.idle();
+    const behind = this.commandOrder.released();
     if (this.heldActions.size === 0) return behind;
-    return Promise.all([behind, ...this.heldActions]).then(() => this.commandsHeld());
+    return Promise.race(behind === undefined ? [...this.heldActions] : [behind, ...this.heldActions]);
   }
 
   /** A held command was never sent (the client stopped): a REJECTED order for a place, else a refusal. */
