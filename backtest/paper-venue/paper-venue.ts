@@ -382,7 +382,7 @@ async function startHoldingDataDir(
     },
   });
   faults.bindDropper((which) => connections.drop(which));
-  const timerTick = pacedTimerTick({ delays, clock, journal });
+  const timerTick = pacedTimerTick({ delays, clock, journal, nextEventTs: () => feed.nextEventTs() });
   feed.start();
   // In realtime pacing the server's clock is the replay's from its first event, released at once:
   // a client's first reply already tells that clock, not the wall clock it would jump back from.
