@@ -32,11 +32,14 @@ export class DelayLine {
    * @param timer - wall-clock timers for the deadlines
    * @param wallWait - the wall-clock deadline (ms) of an entry due this many venue ms from now;
    *   undefined = none
+   * @param deadlineRan - told how many entries ran because a wall-clock deadline fired, not
+   *   because the venue's time reached them
    */
   constructor(
     private readonly now: () => number,
     private readonly timer: TimerPort,
     private readonly wallWait: ((venueMs: number) => number) | undefined,
+    private readonly deadlineRan: (entries: number) => void = () => undefined,
   ) {}
 
   /** @returns how many entries wait */
@@ -93,6 +96,7 @@ export class DelayLine {
   private runThrough(entry: Entry): void {
     const index = this.queue.indexOf(entry);
     for (let i = 0; i <= index; i++) this.runHead();
+    if (index >= 0) this.deadlineRan(index + 1);
   }
 
   private runHead(): void {

@@ -30,4 +30,5 @@ export { recordingFeed } from './recording-feed.ts';
 export { REST_ROUTES } from './rest-router.ts';
 export type { SyntheticFeedOptions } from './synthetic-feed.ts';
 export { syntheticFeed } from './synthetic-feed.ts';
+export type { LockstepStall } from './venue-latency.ts';
 export { MARKET_DATA_WS_PATH, PRIVATE_WS_PATH } from './venue-server.ts';

@@ -125,6 +125,8 @@ export class MarketFeed {
   private heldAck = false;
   /** The next item, read ahead while a lockstep client held commands. */
   private peeked: IteratorResult<FeedItem> | undefined;
+  /** Realtime: the time of the next event, read from the source and waiting for its wall time. */
+  private upcoming: number | undefined;
   /** True once the source is exhausted (or failed). */
   ended = false;
   /** Why the source stopped early: a bad recording, an unreadable file. */
@@ -176,6 +178,20 @@ export class MarketFeed {
       this.release(next.value, this.released, true);
       between(this.released);
     }
+  }
+
+  /**
+   * The time of the next event not released yet, as far as the feed knows it: read from the
+   * source and waiting for its time (realtime pacing), or read ahead (lockstep).
+   * @returns its recvTs; `Infinity` once the source ended; undefined while the source has not
+   *   given it yet (a slow source, or before the first event)
+   */
+  nextEventTs(): number | undefined {
+    if (this.ended) return Number.POSITIVE_INFINITY;
+    if (this.upcoming !== undefined) return this.upcoming;
+    const peeked = this.peeked;
+    if (peeked === undefined) return undefined;
+    return peeked.done ? Number.POSITIVE_INFINITY : peeked.value.event.recvTs;
   }
 
   /** Starts releasing events at the chosen pace. */
@@ -347,6 +363,7 @@ export class MarketFeed {
       }
       if (this.stopped) return;
       const ts = next.value.event.recvTs;
+      this.upcoming = ts;
       if (this.pacing.mode === 'lockstep') await this.ticksBefore(ts);
       if (this.stopped) return;
       if (this.pacing.mode === 'realtime') {
@@ -360,6 +377,7 @@ export class MarketFeed {
       }
       if (this.pacing.mode === 'manual') this.allowance--;
       this.released++;
+      this.upcoming = undefined;
       this.release(next.value, this.released, false);
       this.settleWaiters();
       // Let sockets breathe during bursts (asap, or a realtime replay running behind).

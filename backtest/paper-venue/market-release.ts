@@ -102,6 +102,11 @@ export interface PacedTimerTickDeps {
   readonly clock: VenueClock;
   /** The command journal, which journals the move (a restart moves there too) and makes it. */
   readonly journal: Pick<CommandJournal, 'tick'>;
+  /**
+   * The time of the next market event not released yet (`MarketFeed.nextEventTs`): undefined
+   * while the source has not given it.
+   */
+  readonly nextEventTs: () => number | undefined;
 }
 
 /**
@@ -111,15 +116,18 @@ export interface PacedTimerTickDeps {
  * prices, which a backtest (and the kernel's emulated stops) count as having come before the
  * command was made. Told that a timer fires at `at`, the venue moves there as a lockstep tick
  * does (commands and pushes due by then first, journaled, never past the replay's running time
- * nor back): the commands the timer sends run at its time or later. Before the first event, and
- * when the venue is already there, nothing.
+ * nor back): the commands the timer sends run at its time or later. Never past a market event
+ * not released yet either (a feed running late behind the replay's clock): the move stops at
+ * that event's time, and, while the source has not given the next event, the venue stays where
+ * it is, so that event is never matched after what came later than it. Before the first event,
+ * and when the venue is already there, nothing.
  * @param deps - the venue's latency, clock and journal
  * @returns the call taking the timer's time (venue ms)
  */
 export function pacedTimerTick(deps: PacedTimerTickDeps): (at: number) => void {
   return (at) => {
     if (!deps.delays.started) return;
-    const to = Math.min(at, deps.delays.now());
+    const to = Math.min(at, deps.delays.now(), deps.nextEventTs() ?? deps.clock.now());
     if (to <= deps.clock.now()) return;
     deps.delays.runDueBy(to);
     deps.journal.tick(to);

@@ -27,7 +27,7 @@ import type { ExtensionRoute } from './rest-router.ts';
 import { serverTime } from './server-time.ts';
 import { VenueClock } from './venue-clock.ts';
 import { VenueConnections } from './venue-connections.ts';
-import { VenueLatency } from './venue-latency.ts';
+import { type LockstepStall, VenueLatency } from './venue-latency.ts';
 import { startVenueServer } from './venue-server.ts';
 import { restoreSnapshot, snapshotOf, type VenueState } from './venue-snapshot.ts';
 
@@ -102,6 +102,11 @@ export interface PaperVenueOptions {
    * time past the arrival long before.
    */
   readonly lockstepStallMs?: number;
+  /**
+   * Lockstep: told each time the stall bound ran commands or pushes (see
+   * {@link PaperVenue.lockstepStalls}), so a session can say its run waited on it.
+   */
+  readonly onLockstepStall?: (stall: LockstepStall) => void;
   /** Idle private connections are closed after this long (default 30 s, per public venue docs). */
   readonly idleTimeoutMs?: number;
   /** Rolling window of the derived TICKER's high, low and volume, ms (default 24 h). */
@@ -148,6 +153,12 @@ export interface PaperVenue {
   serverNow(): number;
   /** @returns how many commands are on their way to the matching engine (order-entry latency) */
   inFlight(): number;
+  /**
+   * Lockstep: how many times a command or push ran at the stall bound (`lockstepStallMs` of wall
+   * time past its time) instead of when the client's acks moved the venue there; 0 in a run that
+   * never waited on it.
+   */
+  lockstepStalls(): number;
   /**
    * Realtime pacing: a timer of the session on the venue's clock fires at `at` (its wake-up, on
    * the replay's time). The venue moves its sims there, at most to its running time (see
@@ -260,6 +271,7 @@ async function startHoldingDataDir(
     pacing,
     lockstepStallMs: options.lockstepStallMs ?? 2000,
     timer,
+    ...(options.onLockstepStall === undefined ? {} : { stalled: options.onLockstepStall }),
     now: () => clock.now(),
   });
   const server = serverTime(pacing, timer, delays);
@@ -370,7 +382,7 @@ async function startHoldingDataDir(
     },
   });
   faults.bindDropper((which) => connections.drop(which));
-  const timerTick = pacedTimerTick({ delays, clock, journal });
+  const timerTick = pacedTimerTick({ delays, clock, journal, nextEventTs: () => feed.nextEventTs() });
   feed.start();
   // In realtime pacing the server's clock is the replay's from its first event, released at once:
   // a client's first reply already tells that clock, not the wall clock it would jump back from.
@@ -391,6 +403,7 @@ async function startHoldingDataDir(
     replayNow: () => delays.now(),
     serverNow: () => server.now(),
     inFlight: () => delays.inFlight,
+    lockstepStalls: () => delays.stalls,
     timerFires: (at) => {
       if (closing === undefined) timerTick(at);
     },

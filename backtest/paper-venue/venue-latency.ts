@@ -15,8 +15,23 @@ export interface VenueLatencyOptions {
   /** Lockstep: wall ms beyond its delay after which a waiting entry runs anyway. */
   readonly lockstepStallMs: number;
   readonly timer: TimerPort;
+  /**
+   * Lockstep: entries ran at the stall bound (`lockstepStallMs`), the client having left the
+   * venue's time short of them: told which line and how many.
+   */
+  readonly stalled?: (stall: LockstepStall) => void;
   /** The venue's time, ms: the last released event's, or a delayed command's arrival when later. */
   now(): number;
+}
+
+/** Commands or pushes a lockstep venue ran at its stall bound rather than at their time. */
+export interface LockstepStall {
+  /** The order-entry line (commands) or a connection's User Data line (pushes). */
+  readonly line: 'orderEntry' | 'userData';
+  /** How many entries ran. */
+  readonly entries: number;
+  /** Stall-bound expiries so far, this one included. */
+  readonly count: number;
 }
 
 /**
@@ -40,6 +55,8 @@ export class VenueLatency {
    * next plain ack: what it sends meanwhile was made then (see {@link VenueLatency.clientHolds}).
    */
   private heldSince: number | undefined;
+  /** Lockstep: how many times the stall bound ran entries (see {@link VenueLatency.stalls}). */
+  private stallCount = 0;
 
   /**
    * @param options - latency, seed, pacing, clocks
@@ -66,7 +83,7 @@ export class VenueLatency {
             const running = last.ts + Math.floor((options.timer.now() - last.wall) * speed);
             return Math.max(options.now(), running);
           };
-    this.orderEntry = new DelayLine(this.clock, options.timer, this.wallWait);
+    this.orderEntry = new DelayLine(this.clock, options.timer, this.wallWait, this.stallReport('orderEntry'));
     // A stream of its own (not the sims' User Data draws), still from the configured seed.
     this.nextDelay =
       latency === undefined
@@ -91,6 +108,24 @@ export class VenueLatency {
   /** Whether a market event was released (a restart's replay included): the replay's clock runs from then on. */
   get started(): boolean {
     return this.lastRelease !== undefined;
+  }
+
+  /**
+   * Lockstep: how many times a command or push ran at the stall bound, the client's acks having
+   * left the venue's time short of it for `lockstepStallMs` of wall time (a client that stopped
+   * acknowledging, or one whose acks never let the venue reach what it waits for). Always 0 in
+   * other pacings, whose wall-clock deadlines are the latency itself.
+   */
+  get stalls(): number {
+    return this.stallCount;
+  }
+
+  private stallReport(line: LockstepStall['line']): ((entries: number) => void) | undefined {
+    if (this.options.pacing.mode !== 'lockstep') return undefined;
+    return (entries) => {
+      this.stallCount++;
+      this.options.stalled?.({ line, entries, count: this.stallCount });
+    };
   }
 
   /** @returns how many commands are on their way to the matching engine */
@@ -138,7 +173,7 @@ export class VenueLatency {
 
   /** @returns a new line for one connection's User Data pushes */
   openPushLine(): DelayLine {
-    const line = new DelayLine(this.clock, this.options.timer, this.wallWait);
+    const line = new DelayLine(this.clock, this.options.timer, this.wallWait, this.stallReport('userData'));
     this.pushLines.add(line);
     return line;
   }

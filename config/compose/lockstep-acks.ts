@@ -36,10 +36,12 @@ export interface LockstepAckOptions {
   readonly pending?: () => Promise<void> | undefined;
   /**
    * The commands the session holds behind unanswered ones on their sym (see `SymCommandOrder`),
-   * read before each ack once nothing is `pending`: settles once none is held. The ack waits for
-   * them too, but the venue first gets an ack saying it holds commands (`held`): its time moves
-   * only with acks, so it would otherwise never answer the command they wait for, before its
-   * stall bound. Absent or undefined = none held.
+   * read before each ack once nothing is `pending`: settles once one of them went out (or none is
+   * held any more), and is read again. The ack waits for them too, but the venue first gets an
+   * ack saying it holds commands (`held`), and another each time one went out while others stay
+   * held: its time moves only with acks, so it would otherwise never answer the commands they
+   * wait for (one held cancel per order of a hook, each behind its order's ack), before its stall
+   * bound. Absent or undefined = none held.
    */
   readonly held?: () => Promise<void> | undefined;
   /**
@@ -138,7 +140,10 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     for (let pending = anyPending(); pending !== undefined; pending = anyPending())
       await pending.catch(() => {});
   };
-  /** The seq and tick the last `held` ack was sent for: one per step handled. */
+  /**
+   * The seq and tick the last `held` ack was sent for: one per step handled, and one more each
+   * time a held command went out while others stay held.
+   */
   let heldAcked: { readonly seq: number; readonly tick: number } | undefined;
   /** Whether the ack due waits for held commands (their `held` ack sent). */
   let holding = false;
@@ -216,12 +221,17 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
         if (held !== undefined) {
           holding = true;
           heldAck();
-          void held.then(sendHighest, sendHighest);
+          void held.then(released, released);
           return;
         }
         holding = false;
         ackQueued = false;
         send(highestSeq);
+      };
+      /** A held command went out: while others stay held, the venue is told so again. */
+      const released = (): void => {
+        heldAcked = undefined;
+        sendHighest();
       };
       if (wait > 1) setTimeout(sendHighest, wait);
       else sendHighest();

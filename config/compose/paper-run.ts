@@ -152,6 +152,11 @@ export async function startEmbeddedPaperVenue(
     ...(paper.latency === undefined ? {} : { latency: latencyOf(paper.latency), seed: paper.latency.seed }),
     feed,
     pacing: paper.lockstep ? { mode: 'lockstep' } : { mode: 'realtime', speed: paper.speed },
+    onLockstepStall: (stall) =>
+      logger.warn(
+        stall,
+        'lockstep paper venue ran commands or pushes at its stall bound (a wall-clock deadline) instead of when the session moved its time there: the run waited on it',
+      ),
   }).catch((error: unknown) => {
     throw isAddressInUse(error) ? new PortInUse('paper.venuePort', '127.0.0.1', paper.venuePort) : error;
   });

@@ -378,25 +378,58 @@ export class LiveExecutionClient implements ExecutionPort {
    * it) and be refused as unknown, leaving the order working with nobody acting on it. Held until
    * the order's ack, first update or Keel's verdict on it after lookups (see {@link OrderPlacement}),
    * then sent (the venue refuses it if the order ended meanwhile); never sent when the client
-   * stops first (refused as not applied, safe to send again).
+   * stops first (refused as not applied, safe to send again). A batch cancel listing orders the
+   * venue knows and unacknowledged ones is split: the known ones are cancelled at once (a kill
+   * switch's sweep never waits on an order whose ack was lost), the rest once the venue's word on
+   * them came, both under the command's reference. Each part reports its own refusal: a refusal
+   * of the part sent at once does not stop the held part (the kernel then shows its orders as the
+   * venue reports them until their cancel is answered).
    */
   private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
-    const send = () =>
-      sendOrderAction(intent, {
-        ws: this.options.ws,
-        rest: this.options.rest,
-        refuse: (error) => this.rejectCommand(command, error),
-      });
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
-    const known = this.placement.outcomesKnown(targets);
-    if (known === undefined) return send();
+    const unacked = this.placement.unacknowledged(targets);
+    if (unacked.length === 0) return this.sendAction(command, intent);
+    if (intent.kind === 'cancelOrders' && unacked.length < targets.length) {
+      const known = targets.filter((target) => !unacked.includes(target));
+      this.logger.debug(
+        { ref: intent.ref, kind: intent.kind, sent: known, held: unacked },
+        'batch cancel split: the orders the venue knows cancelled at once, the rest held until the venue acknowledged them',
+      );
+      return Promise.all([
+        this.sendAction(command, { ...intent, targets: known }),
+        this.holdAction(command, { ...intent, targets: unacked }, unacked),
+      ]).then(() => undefined);
+    }
     this.logger.debug(
       { ref: intent.ref, kind: intent.kind, targets },
       'command held until the venue acknowledged the orders it acts on',
     );
+    return this.holdAction(command, intent, unacked);
+  }
+
+  /** @returns when the venue answered the modify or cancel, or it failed (its refusal reported) */
+  private sendAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
+    return sendOrderAction(intent, {
+      ws: this.options.ws,
+      rest: this.options.rest,
+      refuse: (error) => this.rejectCommand(command, error),
+    });
+  }
+
+  /**
+   * Sends a modify or cancel once the venue's word on its unacknowledged orders came, counted in
+   * {@link LiveExecutionClient.commandsHeld} until then.
+   * @returns when it was answered, or reported never sent (the client stopped first)
+   */
+  private holdAction(
+    command: ApprovedIntent,
+    intent: OrderActionIntent,
+    unacked: readonly string[],
+  ): Promise<void> {
+    const known = this.placement.outcomesKnown(unacked) ?? Promise.resolve(true);
     let answered: Promise<void> = Promise.resolve();
     const sent = known.then((yes) => {
-      if (yes) answered = send();
+      if (yes) answered = this.sendAction(command, intent);
       else
         this.rejectCommand(
           command,
@@ -414,14 +447,16 @@ export class LiveExecutionClient implements ExecutionPort {
   /**
    * For a lockstep session's acknowledgement of a market event, which must follow the commands
    * the event made (see {@link SymCommandOrder}), the modifies and cancels held until their
-   * orders' acks among them.
-   * @returns settles once no command is held any more (each sent, or reported never sent);
-   *   undefined when none is
+   * orders' acks among them. Read again once it settles: the session tells the venue again that
+   * it holds commands while some still are, so the venue runs what a released command (or the
+   * ones still held) waits for.
+   * @returns settles once one held command is sent or reported never sent (none held any more
+   *   included); undefined when none is held
    */
   commandsHeld(): Promise<void> | undefined {
-    const behind = this.commandOrder.idle();
+    const behind = this.commandOrder.released();
     if (this.heldActions.size === 0) return behind;
-    return Promise.all([behind, ...this.heldActions]).then(() => this.commandsHeld());
+    return Promise.race(behind === undefined ? [...this.heldActions] : [behind, ...this.heldActions]);
   }
 
   /** A held command was never sent (the client stopped): a REJECTED order for a place, else a refusal. */

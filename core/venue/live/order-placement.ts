@@ -123,6 +123,15 @@ export class OrderPlacement {
   }
 
   /**
+   * @param clientOrderIds - the orders a command acts on
+   * @returns those whose place the venue has not answered yet (ack lost, looked up), in the
+   *   order given; none when the venue knows every one
+   */
+  unacknowledged(clientOrderIds: readonly string[]): string[] {
+    return clientOrderIds.filter((ref) => this.unresolved.has(ref));
+  }
+
+  /**
    * Waits until the venue's first word on each of these orders that it has not acknowledged yet
    * (its ack, an update, or Keel's verdict after lookups): a cancel or amendment reaching the
    * venue before its order would be refused as unknown, and the order would then go live with
@@ -132,7 +141,7 @@ export class OrderPlacement {
    *   else settles true once all are, false when the placement stopped first
    */
   outcomesKnown(clientOrderIds: readonly string[]): Promise<boolean> | undefined {
-    const waiting = clientOrderIds.filter((ref) => this.unresolved.has(ref));
+    const waiting = this.unacknowledged(clientOrderIds);
     if (waiting.length === 0) return undefined;
     if (this.stopped) return Promise.resolve(false);
     return Promise.all(

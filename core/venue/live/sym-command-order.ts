@@ -49,6 +49,8 @@ export class SymCommandOrder {
   private readonly pending: Pending[] = [];
   /** Told once no command is held any more. */
   private idleWaiters: (() => void)[] = [];
+  /** Told once a held command is sent or reported never sent. */
+  private releaseWaiters: (() => void)[] = [];
   private stopped = false;
 
   /** @param options - where a command never sent is reported, and the log */
@@ -97,6 +99,7 @@ export class SymCommandOrder {
       this.pending.splice(i--, 1);
       this.deny(entry, before);
     }
+    this.wakeReleaseWaiters();
     this.wakeIdleWaiters();
   }
 
@@ -115,6 +118,20 @@ export class SymCommandOrder {
     if (this.held === 0) return undefined;
     return new Promise<void>((resolve) => {
       this.idleWaiters.push(resolve);
+    });
+  }
+
+  /**
+   * For a lockstep session, which tells the venue again that it holds commands each time one of
+   * them goes out while others stay held (the venue runs what is due before its next event on
+   * each such word, so a command a released one waits for reaches the matching engine too).
+   * @returns settles once a held command is sent or reported never sent; undefined when none is
+   *   held now
+   */
+  released(): Promise<void> | undefined {
+    if (this.held === 0) return undefined;
+    return new Promise<void>((resolve) => {
+      this.releaseWaiters.push(resolve);
     });
   }
 
@@ -159,11 +176,22 @@ export class SymCommandOrder {
     if (this.stopped) return;
     // Indexed over the live list: a command submitted while one is sent (by a hook the send's
     // events ran) is appended and looked at in turn.
+    let released = false;
     for (let i = 0; i < this.pending.length; i++) {
       const held = this.pending[i];
-      if (held !== undefined && !held.sent && this.blocker(i) === undefined) this.send(held);
+      if (held !== undefined && !held.sent && this.blocker(i) === undefined) {
+        this.send(held);
+        released = true;
+      }
     }
+    if (released) this.wakeReleaseWaiters();
     this.wakeIdleWaiters();
+  }
+
+  private wakeReleaseWaiters(): void {
+    const waiters = this.releaseWaiters;
+    this.releaseWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private wakeIdleWaiters(): void {

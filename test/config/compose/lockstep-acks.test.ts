@@ -168,6 +168,36 @@ describe('lockstep acknowledgements to the paper venue', () => {
     expect(sent).toEqual(['0', '1 held', '2 held', '2']);
   });
 
+  it('tells the venue again that it holds commands each time one went out while others stay held', async () => {
+    const sent: string[] = [];
+    const releases: (() => void)[] = [];
+    let stillHeld = 2;
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq, extras) => sent.push(`${seq}${extras.held === true ? ' held' : ''}`),
+      // Two cancels held, each behind its own order's ack: one goes out at a time.
+      held: () => (stillHeld === 0 ? undefined : new Promise<void>((resolve) => releases.push(resolve))),
+    });
+    acks.onMarketFrame(subscribed);
+    acks.onMarketFrame(marketFrame(1));
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(sent).toEqual(['0', '1 held']);
+    // The first cancel went out: the venue must run the second order's place before its next event.
+    stillHeld = 1;
+    releases.shift()?.();
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(sent).toEqual(['0', '1 held', '1 held']);
+    stillHeld = 0;
+    releases.shift()?.();
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(sent).toEqual(['0', '1 held', '1 held', '1']);
+  });
+
   it('once halted sends no ack, not even one still waiting for what is pending, and settles once the last ack sent is answered', async () => {
     const sent: number[] = [];
     const ticks: number[] = [];
