@@ -1,10 +1,8 @@
 import { realpathSync, renameSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { BarInterval } from '../../core/model/index.ts';
 import { RecordingWriter } from '../recording/index.ts';
-import type { SkippedRow } from './ohlcv-bar.ts';
-import { type OhlcvCsvSource, readOhlcvCsvBars } from './read-ohlcv-csv.ts';
+import { type OhlcvCsvBars, type OhlcvCsvSource, readOhlcvCsvBars } from './read-ohlcv-csv.ts';
 import { checkRecordingOutput, stagedRecordingPath } from './recording-output.ts';
 
 /** What to import and where. */
@@ -18,15 +16,10 @@ export interface OhlcvImportOptions extends OhlcvCsvSource {
 }
 
 /** What an import wrote. */
-export interface OhlcvImportSummary {
+export interface OhlcvImportSummary
+  extends Pick<OhlcvCsvBars, 'interval' | 'firstOpenTime' | 'lastCloseTime' | 'skipped' | 'warnings'> {
   readonly output: string;
   readonly bars: number;
-  readonly interval: BarInterval;
-  readonly firstOpenTime: number;
-  readonly lastCloseTime: number;
-  readonly skipped: readonly SkippedRow[];
-  /** What looks wrong though the file read (a US equity's times that look like New York time read as UTC). */
-  readonly warnings: readonly string[];
 }
 
 /**

@@ -3,6 +3,16 @@ import { asNumber, decimalForStep, decimalOf, floorToStep, ONE, ZERO } from '../
 import type { EquityEstimate } from './equity-estimate.ts';
 
 /**
+ * Refuses a sizing fraction (and price, when given) that is not positive.
+ * @throws RangeError naming the input
+ */
+function checkSizingInputs(fraction: number, price?: number): void {
+  if (!(fraction > 0)) throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
+  if (price !== undefined && !(price > 0))
+    throw new RangeError(`position sizing: price must be positive, got ${price}`);
+}
+
+/**
  * The quantity worth a fraction of equity at a price, rounded down to the instrument's lot
  * size (backtesting.py's `size` between 0 and 1). Below the minimum size it is zero.
  * @param equity - account equity in the settle asset
@@ -18,8 +28,7 @@ export function qtyForEquityFraction(
   price: number,
   spec: InstrumentSpec,
 ): Dec {
-  if (!(fraction > 0)) throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
-  if (!(price > 0)) throw new RangeError(`position sizing: price must be positive, got ${price}`);
+  checkSizingInputs(fraction, price);
   if (!equity.gt(0)) return ZERO;
   const lots = clearLotCount(asNumber(equity), 0, fraction, price, spec);
   const qty =
@@ -55,8 +64,7 @@ export function qtyForEquityFractionAfterFee(
   price: number,
   spec: InstrumentSpec,
 ): Dec {
-  if (!(fraction > 0)) throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
-  if (!(price > 0)) throw new RangeError(`position sizing: price must be positive, got ${price}`);
+  checkSizingInputs(fraction, price);
   const { fees } = spec;
   const takerRate = fees.taker.plus(fees.markup);
   const rate = takerRate.isNegative() ? ZERO : takerRate;
@@ -269,22 +277,23 @@ export interface SizerView {
 export function positionSizer(view: SizerView): PositionSizer {
   // The fraction goes into qtyForEquityFraction rather than a Decimal multiply first: it gives the
   // same quantity, and often with no Decimal work at all.
-  const sized = (sym: string, amount: Dec, fraction: number, price: number | undefined): Dec => {
+  const sized = (
+    sym: string,
+    amount: Dec,
+    fraction: number,
+    price: number | undefined,
+    size = qtyForEquityFraction,
+  ): Dec => {
     const spec = view.instrument(sym);
     const at = price ?? view.referencePrice(sym);
     if (spec === undefined || at === undefined) return ZERO;
-    return qtyForEquityFraction(amount, fraction, at, spec);
+    return size(amount, fraction, at, spec);
   };
   return {
     equityFraction: (sym, fraction, price, options) => {
-      if (!(fraction > 0))
-        throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
-      if (options?.reserveFee === true) {
-        const spec = view.instrument(sym);
-        const at = price ?? view.referencePrice(sym);
-        if (spec === undefined || at === undefined) return ZERO;
-        return qtyForEquityFractionAfterFee(view.equity(), fraction, at, spec);
-      }
+      checkSizingInputs(fraction);
+      if (options?.reserveFee === true)
+        return sized(sym, view.equity(), fraction, price, qtyForEquityFractionAfterFee);
       // Most signals size the same from the equity on numbers: the exact equity costs a
       // Decimal conversion of the latest price and a few Decimal operations per position.
       const estimate = view.equityEstimate?.();

@@ -1,59 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { StrategyContext } from '../../../core/kernel/index.ts';
-import { defineStrategy } from '../../../core/kernel/index.ts';
-import type { Intent } from '../../../core/model/index.ts';
 import { COMMAND_OUTCOME_UNKNOWN, D } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
-import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
-import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
-import { aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
+import { aQuote } from '../../kit/kernel-events.ts';
+import {
+  ACKED_TRIGGER as acked,
+  aTriggerReplaceRig,
+  growQty,
+  raisePrice,
+} from '../../kit/trigger-replace-rig.ts';
 
-type Ctx = StrategyContext<unknown, unknown>;
-
-/** The algo order `s-1` as the venue acknowledged it: a BUY 1 trigger at 110, a limit at 100 when fired. */
-const acked = anAlgoOrder({
-  clientAlgoOrderId: 's-1',
-  side: 'BUY',
-  conditionType: 'GTE',
-  triggerPrice: D(110),
-  price: D(100),
-  reduceOnly: false,
-});
-
-/**
- * A kernel (maxNotionalPerOrder 1 000) whose strategy `s` places `s-1` at the first quote, which
- * the venue acknowledges, and at each later quote sends what `act` returns.
- */
-function anAckedTrigger(act: (ctx: Ctx, quoteTs: number) => Intent | undefined) {
-  const strategy = defineStrategy({
-    name: 'acked-trigger',
-    params: z.object({}),
-    onQuote: (ctx, quote) =>
-      quote.ts === 1_000
-        ? ctx.order.algo({ sym: BTC, side: 'BUY', qty: 1, price: 100, triggerPrice: 110, condition: 'GTE' })
-        : act(ctx, quote.ts),
-  });
-  const gate = new RiskGate({ limits: { maxNotionalPerOrder: '1000' } });
-  const rig = aRecordingKernelRig([{ id: 's', strategy }], { gate });
-  rig.market.next(aQuote(1_000, 100));
-  rig.port.emit(anAlgoOrderUpdate(acked));
-  const refusals = () => rig.denials.map((d) => `${d.ref} ${d.check}`);
-  const refuse = (ref: string, code: number) =>
-    rig.port.emit({
-      kind: 'commandRejected',
-      ts: 2_500,
-      recvTs: 2_500,
-      ref,
-      intentKind: 'replaceAlgoOrder',
-      code,
-      message: 'refused',
-    });
-  return { ...rig, refusals, refuse };
-}
-
-const growQty = (ctx: Ctx) => ctx.order.replaceAlgo('s-1', { qty: 10 });
-const raisePrice = (ctx: Ctx) => ctx.order.replaceAlgo('s-1', { price: 200 });
+const anAckedTrigger = (act: Parameters<typeof aTriggerReplaceRig>[0]) => aTriggerReplaceRig(act, true);
 
 describe('kernel: a replace in flight on an acknowledged algo order', () => {
   it('is merged into its terms until the venue answers: the next replace is judged on the larger qty', () => {

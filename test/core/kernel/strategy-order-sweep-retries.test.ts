@@ -1,34 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { cancelStrategyOrders, defineStrategy, type SweepFailure } from '../../../core/kernel/index.ts';
+import { cancelStrategyOrders, type SweepFailure } from '../../../core/kernel/index.ts';
 import type { Intent } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
-import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
 import { anOrder } from '../../kit/order-builders.ts';
+import { aRestingStrategyRig } from '../../kit/resting-strategy-rig.ts';
 
-/** A kernel whose strategy `a` rests a bid `a-1` (acknowledged) and a stop `a-2` (acknowledged) at the first quote. */
+/** {@link aRestingStrategyRig} with the bid `a-1` acknowledged, the sweep failures collected and a refusal helper. */
 function aSweptStrategy() {
-  const strategy = defineStrategy({
-    name: 'resting',
-    params: z.object({}),
-    onQuote: (ctx, quote) =>
-      quote.ts === 5
-        ? [
-            ctx.order.limit({ sym: BTC, side: 'BUY', qty: 1, price: 90 }),
-            ctx.order.algo({ sym: BTC, side: 'SELL', qty: 1, triggerPrice: 80, condition: 'LTE', price: 0 }),
-          ]
-        : undefined,
-  });
-  const rig = aRecordingKernelRig([{ id: 'a', strategy }], { gate: new RiskGate() });
+  const rig = aRestingStrategyRig();
   const failures: SweepFailure[] = [];
   rig.kernel.sweepFailures.subscribe((failure) => failures.push(failure));
-  rig.market.next(aQuote(5, 100));
   const price = rig.kernel.state.orders.byRef.get('a-1')?.limitPrice;
   rig.port.emit(
     anOrderUpdate(anOrder({ clientOrderId: 'a-1', orderId: 'o-1', limitPrice: price, updateAt: 6 })),
   );
-  const sent = (): Intent[] => rig.port.submitted.slice(2).map((c) => c.intent);
   const refuse = (ref: string, intentKind: Intent['kind'], code = 429, ts = 10) =>
     rig.port.emit({
       kind: 'commandRejected',
@@ -39,8 +24,7 @@ function aSweptStrategy() {
       code,
       message: 'too many requests',
     });
-  const stateOf = (ref: string) => rig.kernel.state.orders.byRef.get(ref)?.orderState;
-  return { ...rig, failures, sent, refuse, stateOf };
+  return { ...rig, failures, refuse };
 }
 
 describe('a sweep’s cancel the venue refuses', () => {

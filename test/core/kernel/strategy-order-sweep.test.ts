@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { cancelStrategyOrders, defineStrategy } from '../../../core/kernel/index.ts';
+import { cancelStrategyOrders } from '../../../core/kernel/index.ts';
 import { COMMAND_OUTCOME_UNKNOWN } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
-import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
-import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anOrderUpdate, BTC } from '../../kit/kernel-events.ts';
 import { anOrder } from '../../kit/order-builders.ts';
+import { aRestingStrategyRig } from '../../kit/resting-strategy-rig.ts';
 
-/** A kernel whose strategy `a` rests a bid `a-1` and a stop `a-2` at the first quote (neither acknowledged yet). */
-function aRestingStrategy() {
-  const strategy = defineStrategy({
-    name: 'resting',
-    params: z.object({}),
-    onQuote: (ctx, quote) =>
-      quote.ts === 5
-        ? [
-            ctx.order.limit({ sym: BTC, side: 'BUY', qty: 1, price: 90 }),
-            ctx.order.algo({ sym: BTC, side: 'SELL', qty: 1, triggerPrice: 80, condition: 'LTE', price: 0 }),
-          ]
-        : undefined,
-  });
-  const rig = aRecordingKernelRig([{ id: 'a', strategy }], { gate: new RiskGate() });
-  rig.market.next(aQuote(5, 100));
-  const sent = () => rig.port.submitted.slice(2).map((c) => c.intent);
-  const stateOf = (ref: string) => rig.kernel.state.orders.byRef.get(ref)?.orderState;
-  return { ...rig, sent, stateOf };
-}
+const aRestingStrategy = aRestingStrategyRig;
 
 describe('the sweep of a strategy’s orders (a fault, a kill-switch halt)', () => {
   it('cancels its orders and algo orders the venue has not acknowledged yet, not only the known ones', () => {

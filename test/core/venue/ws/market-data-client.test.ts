@@ -6,6 +6,7 @@ import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 import type { MarketEvent, VenueStatus } from '../../../../core/model/index.ts';
 import {
+  ClientClosedError,
   MarketDataClient,
   type RawInboundFrame,
   ServerClock,
@@ -84,6 +85,14 @@ describe('market-data WebSocket client', () => {
     for (const socket of sockets) socket.terminate();
     for (const socket of hung) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('does not open after close() was called (a stop during start-up wins): connect() fails with ClientClosedError', async () => {
+    const client = start(false);
+    await client.close();
+    await expect(client.connect()).rejects.toBeInstanceOf(ClientClosedError);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(upgrades).toBe(0);
   });
 
   it('subscribes per channel and sym, decodes gzip frames into events, and unsubscribes', async () => {

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UserEvent } from '../../../../core/model/index.ts';
 import {
+  ClientClosedError,
   type ConnectionEvent,
   hmacSigner,
   PrivateWsClient,
@@ -280,5 +281,12 @@ describe('private WebSocket client', () => {
     await waitFor(() => venue.logins === 2 && client.isLoggedIn, 'second login');
     expect(connections.map((e) => e.kind)).toEqual(['loggedIn', 'dropped', 'loggedIn']);
     expect(connections[2]).toMatchObject({ kind: 'loggedIn', reconnect: true });
+  });
+
+  it('does not log in after close() was called (a stop during start-up wins): connect() fails with ClientClosedError', async () => {
+    await client.close();
+    await expect(client.connect()).rejects.toBeInstanceOf(ClientClosedError);
+    expect(client.isLoggedIn).toBe(false);
+    expect(venue.frames.filter((f) => f.includes('"login"'))).toHaveLength(0);
   });
 });
