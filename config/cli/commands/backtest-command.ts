@@ -242,7 +242,7 @@ async function backtestAndSummarize(
         : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
       `  result: ${shownPath(paths.json)}`,
       `  report: ${shownPath(paths.html)}`,
-      ...eventCacheLines(eventCaches),
+      ...eventCacheLines(eventCaches, loaded.config.backtest?.eventCache !== false),
       '',
     ].join('\n'),
   );

@@ -67,6 +67,8 @@ describe('keel backtest of a config naming an OHLCV CSV among its recordings', (
     ]);
     expect(result.metrics.tradeCount).toBe(1);
     expect(readFileSync(join(dir, 'result.syms.csv'), 'utf8')).toMatch(/^sym,trades,/);
+    // backtest.eventCache is on (the default): a CSV is read without one, which the line says.
+    expect(run.stdout).toContain('event cache: none (CSV entries are read without a cache)');
   }, 60_000);
 
   it('refuses a CSV that is not bars, naming the YAML entry and line and the CSV line', async () => {
