@@ -71,6 +71,22 @@ describe('the per-sym breakdown in the result files', () => {
     );
   });
 
+  it('writes each percent as its ratio with the point moved, free of the float noise of ratio x 100', () => {
+    const base = withBreakdown(aBacktestResult(60));
+    const row = {
+      sym: 'BINANCE_PERP_BTC_USDT',
+      trades: 100,
+      winRate: 0.07, // 0.07 * 100 is 7.000000000000001
+      netPnl: D('30104.725232'),
+      fees: D('1'),
+      returnContribution: 0.301047252322, // x 100 is 30.104725232200003
+      exposureTime: 0.0001506932, // x 100 is 0.015069319999999999
+    };
+    const lines = [...symsCsvLines({ ...base, symBreakdown: { syms: [row], total: row } })];
+    expect(lines[1]).toBe('BINANCE_PERP_BTC_USDT,100,7,30104.725232,1,30.1047252322,0.01506932\n');
+    expect(lines[2]).toBe('TOTAL,100,7,30104.725232,1,30.1047252322,0.01506932\n');
+  });
+
   it('leaves syms.csv with its header only, and the report without the table, when a result has none', () => {
     const result = aBacktestResult(60);
     expect([...symsCsvLines(result)]).toEqual([
