@@ -6,6 +6,7 @@ import {
   renderHtmlReport,
   resultFromJson,
   resultToJson,
+  roundTripsFromFills,
   symBreakdownOf,
   symsCsvLines,
   writeResultFiles,
@@ -112,6 +113,27 @@ describe('the per-sym breakdown in the result files', () => {
     );
     expect(rows[1]).toContain('<td class="num neg">-0.04 %</td>');
     expect(rows[2]).toMatch(/^<tr class="total"><th scope="row">All syms<\/th><td class="num">3<\/td>/);
+  });
+
+  it("says the run's net PnL sums the closed trades, not the equity's change, and how many trades were left open", () => {
+    const sentence = (result: BacktestResult) => {
+      const html = renderHtmlReport(result, { settleAsset: 'USDT', chartLibrarySource: '' });
+      const at = html.indexOf('<section id="syms">');
+      return html.slice(at, html.indexOf('</p>', at));
+    };
+    const closed = withBreakdown(aBacktestResult(60));
+    expect(closed.openTrades).toHaveLength(0);
+    expect(sentence(closed)).toContain(
+      "whose net PnL sums the closed trades: it is not the equity's change.",
+    );
+    expect(sentence(closed)).not.toContain('left open');
+    const open = roundTripsFromFills([...closed.fills].slice(0, 1)).open;
+    expect(sentence({ ...closed, openTrades: open })).toContain(
+      "1 trade was left open at the end: its PnL is in the equity's change, not in net PnL",
+    );
+    expect(sentence({ ...closed, openTrades: [...open, ...open] })).toContain(
+      '2 trades were left open at the end',
+    );
   });
 
   it("is what symBreakdownOf gives for the result builder's own trades", () => {
