@@ -14,6 +14,7 @@ export { importOhlcvCsv } from './import-ohlcv-csv.ts';
 export type { KlineMessage } from './kline-messages.ts';
 export { klineMessage } from './kline-messages.ts';
 export type { OhlcvBar, SkippedRow } from './ohlcv-bar.ts';
+export { ohlcvCsvWarnings } from './ohlcv-csv-warnings.ts';
 export type { OhlcvCsvContents, OhlcvCsvOptions } from './parse-ohlcv-csv.ts';
 export { parseOhlcvCsv } from './parse-ohlcv-csv.ts';
 export type { OhlcvCsvBars, OhlcvCsvSource } from './read-ohlcv-csv.ts';

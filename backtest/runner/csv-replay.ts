@@ -1,11 +1,8 @@
 import type { MarketEvent } from '../../core/model/index.ts';
-import { CsvImportError, type OhlcvCsvSource, readOhlcvCsvBars } from '../csv/index.ts';
+import { CsvImportError, type OhlcvCsvSource, ohlcvCsvWarnings, readOhlcvCsvBars } from '../csv/index.ts';
 import { type SessionHeader, sessionHeader } from '../recording/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { marketOnly } from './replay-window.ts';
-
-/** How many skipped rows a CSV's warning lists, each with its line and reason. */
-const SKIPPED_NAMED = 3;
 
 /** An OHLCV CSV read for replay. */
 export interface CsvReplay {
@@ -48,23 +45,11 @@ export async function csvReplay(
     if (Array.isArray(decoded)) events.push(...decoded);
     else events.push(decoded as MarketEvent);
   }
-  const skipped = bars.skipped;
-  const named = skipped
-    .slice(0, SKIPPED_NAMED)
-    .map((row) => `line ${row.line}: ${row.reason}`)
-    .join('; ');
   return {
     header: sessionHeader(bars.header),
     batches: inBatches(events, batchSize),
     lastRecvTs: bars.lastCloseTime,
-    warnings: [
-      ...(skipped.length === 0
-        ? []
-        : [
-            `${source.input}: ${skipped.length} row(s) skipped (${named}${skipped.length > SKIPPED_NAMED ? '; ...' : ''})`,
-          ]),
-      ...bars.warnings.map((warning) => `${source.input}: ${warning}`),
-    ],
+    warnings: ohlcvCsvWarnings(source.input, bars),
   };
 }
 

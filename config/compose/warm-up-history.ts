@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { readOhlcvCsvBars } from '../../backtest/csv/index.ts';
+import { ohlcvCsvWarnings, readOhlcvCsvBars } from '../../backtest/csv/index.ts';
 import {
   mergeByRecvTs,
   type RecordedMessage,
@@ -40,10 +40,13 @@ function decodeMarketData(record: RecordedMessage): MarketEvent | null | Error {
  * or decoded is skipped and told to `damage`, as a backtest skips it. An event one history file
  * repeats of another at the same receive time (overlapping recordings, one listed twice) is
  * replayed once, as a backtest replays it; the drops are told to `warn` once the history is read.
+ * An OHLCV CSV's rows skipped (`skipInvalid`) and what looks wrong in it (a US equity's times that
+ * look like New York time read as UTC) are told to `warn` when it is opened, as a backtest tells
+ * them.
  * @param loaded - a validated config of mode paper or live
  * @param damage - counts the recordings' skipped lines; default: the first of each kind on stderr
- * @param warn - told a sentence per pair of history files that repeat each other's events;
- *   default: stderr
+ * @param warn - told a sentence per OHLCV CSV's skipped rows or doubtful times, and per pair of
+ *   history files that repeat each other's events; default: stderr
  * @returns the kernel's warm-up, or undefined when the config has none
  * @throws Error naming `warmUp.history[i]` and the file when one cannot be read
  */
@@ -55,7 +58,10 @@ export async function warmUpOf(
   const warmUp = loaded.config.warmUp;
   if (warmUp === undefined) return undefined;
   const history = warmUp.history ?? [];
-  const sources = await Promise.all(history.map((source, i) => historySource(loaded, source, i, damage)));
+  const opened = await Promise.all(history.map((source, i) => historySource(loaded, source, i, damage)));
+  // Told in the config's order, whichever file was read first.
+  for (const warning of opened.flatMap((source) => source.warnings)) warn(`warm-up: ${warning}`);
+  const sources = opened.map((source) => source.events);
   const overlaps = new RecordingOverlaps();
   const merged = mergeByRecvTs(sources, 4096, { key: marketEventIdentity, onRepeat: overlaps.note });
   const names = history.map((source) => (typeof source === 'string' ? source : source.csv));
@@ -80,12 +86,18 @@ async function* toldRepeats(
   }
 }
 
+/** A warm-up history file opened: its events, and what a CSV's reading warns of. */
+interface OpenedHistory {
+  readonly events: AsyncIterable<readonly MarketEvent[]>;
+  readonly warnings: readonly string[];
+}
+
 async function historySource(
   loaded: LoadedConfig,
   source: HistorySource,
   index: number,
   damage: RecordingDamage,
-): Promise<AsyncIterable<readonly MarketEvent[]>> {
+): Promise<OpenedHistory> {
   const where = `${loaded.file}: warmUp.history[${index}]`;
   if (typeof source === 'string') {
     const path = resolve(loaded.dir, source);
@@ -94,13 +106,15 @@ async function historySource(
     });
     // Read where the file is when the warm-up runs: the session's recorder may have moved it
     // aside by then (a history that is the session's own earlier recording at recording.path).
-    return movedReadable(noteFile(path), damage);
+    return { events: movedReadable(noteFile(path), damage), warnings: [] };
   }
   const path = resolve(loaded.dir, source.csv);
   let events: MarketEvent[];
+  let warnings: string[];
   try {
     // Read as keel import-csv and a backtest read it, with the entry's reading options.
     const bars = await readOhlcvCsvBars({ ...ohlcvCsvSourceOf(source, loaded.dir), input: path });
+    warnings = ohlcvCsvWarnings(path, bars);
     events = bars.messages.map((msg) => {
       const event = decodeMarketMessage(msg, msg.data.ts);
       if (event === null || event instanceof Error)
@@ -113,7 +127,7 @@ async function historySource(
     // The CSV reader's errors name the file and line themselves (`<file>: cannot be read (...)`).
     throw new Error(`${where}: ${(error as Error).message}`);
   }
-  return onceAsBatch(events);
+  return { events: onceAsBatch(events), warnings };
 }
 
 async function* movedReadable(

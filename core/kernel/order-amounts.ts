@@ -81,20 +81,30 @@ export function triggerPrice(value: Amount, spec: InstrumentSpec | undefined, fi
 
 /**
  * A take-profit or stop-loss attachment, rounded to the tick when an instrument is given: its
- * trigger price to the nearest tick, its limit price (the exit order's, once triggered)
- * passively for the exit's side, opposite the order's (a long's SELL exit rounds up, as
- * {@link limitPrice} does); no price means market when triggered.
+ * trigger price to the nearest tick; its limit price (the exit order's, once triggered) for a
+ * take-profit passively for the exit's side, opposite the order's (a long's SELL exit up, as
+ * {@link limitPrice} does), for a stop-loss away from its trigger, aggressively for the exit's side
+ * (a long's SELL exit down, a short's BUY exit up), so rounding never moves a stop's limit onto
+ * its trigger and leaves it unfilled after a gap; no price means market when triggered.
  * @param input - the attachment as the strategy wrote it
  * @param orderSide - the side of the order it is attached to
  * @param spec - the instrument to round to, or undefined
+ * @param kind - `tp` for a take-profit, `sl` for a stop-loss
  * @returns the attachment
  * @throws TypeError when an amount is not a finite number or a decimal
  */
-export function tpSlOf(input: TpSlInput, orderSide: OrderSide, spec: InstrumentSpec | undefined): TpSl {
+export function tpSlOf(
+  input: TpSlInput,
+  orderSide: OrderSide,
+  spec: InstrumentSpec | undefined,
+  kind: 'tp' | 'sl',
+): TpSl {
   const exitSide: OrderSide = orderSide === 'BUY' ? 'SELL' : 'BUY';
+  // A limit rounded passively for the order's own side is rounded aggressively for the exit's.
+  const roundingSide = kind === 'tp' ? exitSide : orderSide;
   return {
     triggerPrice: triggerPrice(input.triggerPrice, spec),
     triggerType: input.triggerType ?? 'LastPrice',
-    price: input.price === undefined ? ZERO : limitPrice(input.price, exitSide, spec, 'tp/sl price'),
+    price: input.price === undefined ? ZERO : limitPrice(input.price, roundingSide, spec, `${kind} price`),
   };
 }

@@ -54,8 +54,11 @@ export interface OrderInputBase {
   /** Stop-loss attached to the order; as `tp`, not on a US equity. */
   readonly sl?: TpSlInput;
   /**
-   * Round qty down to the lot and prices to the tick: limit prices passively (buys down, sells up;
-   * a tp / sl price for the exit's side, opposite the order's), trigger prices to the nearest tick.
+   * Round qty down to the lot and prices to the tick: limit prices passively (buys down, sells up),
+   * a tp's limit price passively for the exit's side (opposite the order's: a long's SELL exit up),
+   * an sl's limit price away from its trigger, so aggressively for the exit's side (a long's SELL
+   * exit down, a short's BUY exit up: rounding never leaves a stop less room to fill after a gap),
+   * trigger prices to the nearest tick.
    * A number is first freed of its float noise (a few units in its last place), so `33.4 * 3`
    * rounds as 100.2, not 100.19999999999999; a Decimal or a string rounds as written.
    */

@@ -52,8 +52,8 @@ export function placeOrderIntent(
     timeInForce,
     reduceOnly,
     positionSide: input.positionSide ?? defaultPositionSide(state, input.side, reduceOnly),
-    ...(input.tp === undefined ? {} : { tp: tpSlOf(input.tp, input.side, spec) }),
-    ...(input.sl === undefined ? {} : { sl: tpSlOf(input.sl, input.side, spec) }),
+    ...(input.tp === undefined ? {} : { tp: tpSlOf(input.tp, input.side, spec, 'tp') }),
+    ...(input.sl === undefined ? {} : { sl: tpSlOf(input.sl, input.side, spec, 'sl') }),
     ...(input.extendedTrading === undefined ? {} : { extendedTrading: input.extendedTrading }),
   };
 }

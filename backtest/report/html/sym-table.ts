@@ -31,5 +31,10 @@ export function symsSection(result: BacktestResult, settleAsset: string): string
     ...breakdown.syms.map((s) => symRow(s.sym, s, false)),
     symRow('All syms', breakdown.total, true),
   ].join('\n');
-  return `<section id="syms"><h2>By sym</h2><p class="muted">Net PnL is the closed trades' PnL after their fees (funding, interest and open positions are in the equity, not here); return contribution is net PnL / starting equity; exposure is the share of the run with a position open in the sym. Trades, net PnL, fees and return contribution add up to the run's row; syms.csv holds the same table.</p><table class="syms"><thead>${head}</thead><tbody>\n${rows}\n</tbody></table></section>\n`;
+  const open = result.openTrades.length;
+  const leftOpen =
+    open === 0
+      ? ''
+      : ` ${open} trade${open === 1 ? ' was' : 's were'} left open at the end: ${open === 1 ? 'its' : 'their'} PnL is in the equity's change, not in net PnL (${open === 1 ? 'its' : 'their'} entry fees are in fees).`;
+  return `<section id="syms"><h2>By sym</h2><p class="muted">Net PnL is the closed trades' PnL after their fees (funding, interest and open positions are in the equity, not here); return contribution is net PnL / starting equity; exposure is the share of the run with a position open in the sym. Trades, net PnL, fees and return contribution add up to the run's row, whose net PnL sums the closed trades: it is not the equity's change.${leftOpen} syms.csv holds the same table.</p><table class="syms"><thead>${head}</thead><tbody>\n${rows}\n</tbody></table></section>\n`;
 }

@@ -1,4 +1,4 @@
-import { D, type Dec } from '../../../core/model/index.ts';
+import { D, type Dec, decimalOf } from '../../../core/model/index.ts';
 import { drawdownSeries } from '../metrics/drawdown.ts';
 import type { SymBreakdown, SymFigures } from '../metrics/sym-breakdown.ts';
 import type { BacktestResult } from './backtest-result.ts';
@@ -308,15 +308,20 @@ export function liquidationsCsvLines(result: BacktestResult): Generator<string> 
   );
 }
 
-/** A ratio as a percent for a CSV column, or empty when it is not defined. */
-function percentOf(ratio: number | null): number | null {
-  return ratio === null ? null : ratio * 100;
+/**
+ * A ratio as a percent for a CSV column, or empty when it is not defined: the ratio's shortest
+ * digits with the point moved two places (0.301047252322 is 30.1047252322), not `ratio * 100`,
+ * whose float product carries noise in its last digits (30.104725232200003).
+ */
+function percentOf(ratio: number | null): Dec | null {
+  return ratio === null ? null : decimalOf(ratio).mul(100);
 }
 
 /**
  * The per-sym breakdown as CSV ({@link SymBreakdown} defines each figure): one row per sym, then
  * a `TOTAL` row for the whole run. Ratios are percents (`winRatePct`, `returnContributionPct`,
- * `exposureTimePct`: 1.2 = 1.2 %), money in the settle asset. Only the header when the result
+ * `exposureTimePct`: 1.2 = 1.2 %, the ratio's digits shifted, without float noise), money in the
+ * settle asset. Only the header when the result
  * has no breakdown (a session's, or one written before Keel made it).
  * @param result - the backtest result
  * @returns the lines of `syms.csv`
@@ -330,7 +335,7 @@ export function symsCsvLines(result: BacktestResult): Generator<string> {
     f.netPnl,
     f.fees,
     percentOf(f.returnContribution),
-    f.exposureTime * 100,
+    percentOf(f.exposureTime),
   ];
   return csvLines(
     ['sym', 'trades', 'winRatePct', 'netPnl', 'fees', 'returnContributionPct', 'exposureTimePct'],

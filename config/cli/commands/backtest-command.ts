@@ -17,11 +17,7 @@ import {
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
-import {
-  csvRecordingProblem,
-  missingRecordingOptions,
-  missingRecordingProblems,
-} from '../../compose/recording-problems.ts';
+import { csvRecordingProblem, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { abortOnSignal } from '../../compose/signal-abort.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
@@ -29,6 +25,7 @@ import { accountCurrencyOf } from '../../schema/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { recordingOptionProblems } from '../recording-option-problems.ts';
 import { eventCacheLines } from './event-cache-lines.ts';
 
 /** Options of `keel backtest` beyond the config (`--from/--to` are applied to it as overrides). */
@@ -179,7 +176,7 @@ async function backtestAndSummarize(
   }
   const overridden = options.recordings !== undefined && options.recordings.length > 0;
   const missing = overridden
-    ? missingRecordingOptions(options.recordings ?? [])
+    ? recordingOptionProblems(options.recordings ?? [])
     : missingRecordingProblems(loaded).map(formatConfigProblem);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);
@@ -245,7 +242,7 @@ async function backtestAndSummarize(
         : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
       `  result: ${shownPath(paths.json)}`,
       `  report: ${shownPath(paths.html)}`,
-      ...eventCacheLines(eventCaches),
+      ...eventCacheLines(eventCaches, loaded.config.backtest?.eventCache !== false),
       '',
     ].join('\n'),
   );

@@ -4,12 +4,20 @@ import type { EventCacheFile } from '../../compose/backtest-run.ts';
 /**
  * The summary's lines on the event caches: one recording's named in full; several recordings'
  * counted (kept ones reused or built by this run), each recording that got none named, so a run
- * over many recordings prints a line per problem, not one per recording.
- * @param caches - the run's event caches (empty when `backtest.eventCache` is off)
+ * over many recordings prints a line per problem, not one per recording. With no cache, why:
+ * `backtest.eventCache` is off, or the run replays only OHLCV CSV entries, which are read without
+ * one.
+ * @param caches - the run's event caches (empty when `backtest.eventCache` is off or every source is a CSV entry)
+ * @param cacheOn - whether `backtest.eventCache` is on (the default)
  * @returns the lines, indented as the summary's
  */
-export function eventCacheLines(caches: readonly EventCacheFile[]): string[] {
-  if (caches.length === 0) return ['  event cache: off (backtest.eventCache: false)'];
+export function eventCacheLines(caches: readonly EventCacheFile[], cacheOn: boolean): string[] {
+  if (caches.length === 0)
+    return [
+      cacheOn
+        ? '  event cache: none (CSV entries are read without a cache)'
+        : '  event cache: off (backtest.eventCache: false)',
+    ];
   const missing = caches
     .filter((c) => !c.present)
     .map(

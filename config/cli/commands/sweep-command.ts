@@ -2,8 +2,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
-import { backtestRecordings } from '../../compose/backtest-run.ts';
-import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { backtestSources } from '../../compose/backtest-run.ts';
+import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig, OverrideArg } from '../../loader/index.ts';
@@ -16,6 +16,7 @@ import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { type GridAxis, gridCombinations } from '../grid-spec.ts';
 import { outFileProblem } from '../out-file.ts';
+import { recordingOptionProblems } from '../recording-option-problems.ts';
 import { sweepProgress } from '../sweep-progress.ts';
 import { axisValue, sweepTable } from '../sweep-table.ts';
 
@@ -55,6 +56,22 @@ function refusedBy(refused: readonly RefusedCombination[]): string {
 /** `fast=10 slow=8` of a combination: each axis's value under its path. */
 function describeCombination(combination: readonly string[], paths: readonly string[]): string {
   return paths.map((path) => `${path}=${axisValue(combination, path)}`).join(' ');
+}
+
+/**
+ * Whether any source the sweep's backtests replay is synthetic, as each backtest's result tells:
+ * a recording by its header, an OHLCV CSV entry by its `synthetic` flag.
+ */
+async function anySynthetic(
+  loaded: LoadedConfig,
+  recordings: readonly string[] | undefined,
+): Promise<boolean> {
+  const flags = await Promise.all(
+    backtestSources(loaded, recordings).map(async (source) =>
+      typeof source === 'string' ? (await readSessionHeader(source)).synthetic : source.synthetic === true,
+    ),
+  );
+  return flags.some((synthetic) => synthetic);
 }
 
 /**
@@ -126,7 +143,7 @@ export async function sweepCommand(
   const missing =
     recordings === undefined
       ? missingRecordingProblems(loaded).map(formatConfigProblem)
-      : missingRecordingOptions(recordings);
+      : recordingOptionProblems(recordings);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
@@ -199,8 +216,7 @@ export async function sweepCommand(
   const { header, shown, csv } = sweepTable(sorted, paths, options.metric);
   const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
-  const headers = await Promise.all(backtestRecordings(loaded, recordings).map(readSessionHeader));
-  const synthetic = headers.some((h) => h.synthetic) ? ' (SYNTHETIC data)' : '';
+  const synthetic = (await anySynthetic(loaded, recordings)) ? ' (SYNTHETIC data)' : '';
   const ran = stoppedBy === undefined ? combinations.length : rows.length;
   io.stdout.write(
     `${[line(header), ...shown.map(line)].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,

@@ -67,6 +67,8 @@ describe('keel backtest of a config naming an OHLCV CSV among its recordings', (
     ]);
     expect(result.metrics.tradeCount).toBe(1);
     expect(readFileSync(join(dir, 'result.syms.csv'), 'utf8')).toMatch(/^sym,trades,/);
+    // backtest.eventCache is on (the default): a CSV is read without one, which the line says.
+    expect(run.stdout).toContain('event cache: none (CSV entries are read without a cache)');
   }, 60_000);
 
   it('refuses a CSV that is not bars, naming the YAML entry and line and the CSV line', async () => {
@@ -85,5 +87,27 @@ describe('keel backtest of a config naming an OHLCV CSV among its recordings', (
     const run = await keelInProcess(['backtest', config, '--no-progress']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/backtest\.recordings\[0\].*backtest\.yaml:9:/);
+  }, 60_000);
+
+  it('refuses an OHLCV CSV given as --recording, saying how a CSV is replayed instead of "header is not JSON"', async () => {
+    const dir = tempDir();
+    const csv = join(dir, 'aapl.csv');
+    writeFileSync(csv, barsCsv());
+    const config = configIn(dir, '{ csv: aapl.csv, sym: US_EQUITY_AAPL, interval: 1d }');
+    const backtest = await keelInProcess(['backtest', config, '--no-progress', '--recording', csv]);
+    expect(backtest.code).toBe(2);
+    expect(backtest.stderr).not.toMatch(/header is not JSON/);
+    expect(backtest.stderr).toContain(`--recording ${csv}: an OHLCV CSV, not a recording`);
+    expect(backtest.stderr).toMatch(/\{ csv: .*aapl\.csv, sym: <SYM> \}.*keel import-csv/);
+    const sweep = await keelInProcess([
+      'sweep',
+      config,
+      '--grid',
+      'strategies.0.params.fast=2,3',
+      '--recording',
+      csv,
+    ]);
+    expect(sweep.code).toBe(2);
+    expect(sweep.stderr).toContain(`--recording ${csv}: an OHLCV CSV, not a recording`);
   }, 60_000);
 });

@@ -63,11 +63,11 @@ describe('round: true on prices and quantities computed with numbers', () => {
     );
   });
 
-  it("rounds an attachment's limit price passively for its exit side: a long's SELL exit up, a short's BUY exit down", () => {
-    const longTp = tpSlOf({ triggerPrice: 110, price: 109.85 }, 'BUY', spec);
+  it("rounds a take-profit's limit price passively for its exit side: a long's SELL exit up, a short's BUY exit down", () => {
+    const longTp = tpSlOf({ triggerPrice: 110, price: 109.85 }, 'BUY', spec, 'tp');
     expect([longTp.triggerPrice.toFixed(), longTp.price.toFixed()]).toEqual(['110', '109.9']);
-    expect(tpSlOf({ triggerPrice: 90, price: 90.15 }, 'SELL', spec).price.toFixed()).toBe('90.1');
-    expect(tpSlOf({ triggerPrice: 90.04 }, 'SELL', spec)).toMatchObject({ triggerType: 'LastPrice' });
-    expect(tpSlOf({ triggerPrice: 90.04 }, 'SELL', spec).price.isZero()).toBe(true);
+    expect(tpSlOf({ triggerPrice: 90, price: 90.15 }, 'SELL', spec, 'tp').price.toFixed()).toBe('90.1');
+    expect(tpSlOf({ triggerPrice: 90.04 }, 'SELL', spec, 'sl')).toMatchObject({ triggerType: 'LastPrice' });
+    expect(tpSlOf({ triggerPrice: 90.04 }, 'SELL', spec, 'sl').price.isZero()).toBe(true);
   });
 });

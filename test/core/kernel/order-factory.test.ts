@@ -197,7 +197,7 @@ describe('order factory', () => {
     expect([unknown.qty?.toFixed(), unknown.price?.toFixed()]).toEqual(['0.12345', '100.37']);
   });
 
-  it("rounds a tp / sl limit price passively for the exit's side when asked: a long's SELL exit up", () => {
+  it("rounds a tp limit price passively for the exit's side when asked (a long's SELL exit up), an sl limit away from its trigger (down)", () => {
     const buy = factory().limit({
       sym: BTC,
       side: 'BUY',
@@ -208,7 +208,7 @@ describe('order factory', () => {
       round: true,
     });
     expect([buy.tp?.triggerPrice.toFixed(), buy.tp?.price.toFixed()]).toEqual(['110', '109.9']);
-    expect([buy.sl?.triggerPrice.toFixed(), buy.sl?.price.toFixed()]).toEqual(['95.2', '95.1']);
+    expect([buy.sl?.triggerPrice.toFixed(), buy.sl?.price.toFixed()]).toEqual(['95.2', '95']);
   });
 
   it('makes modify, cancel and cancel-many intents aimed at a known order', () => {

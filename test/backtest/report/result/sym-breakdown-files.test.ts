@@ -6,6 +6,7 @@ import {
   renderHtmlReport,
   resultFromJson,
   resultToJson,
+  roundTripsFromFills,
   symBreakdownOf,
   symsCsvLines,
   writeResultFiles,
@@ -71,6 +72,22 @@ describe('the per-sym breakdown in the result files', () => {
     );
   });
 
+  it('writes each percent as its ratio with the point moved, free of the float noise of ratio x 100', () => {
+    const base = withBreakdown(aBacktestResult(60));
+    const row = {
+      sym: 'BINANCE_PERP_BTC_USDT',
+      trades: 100,
+      winRate: 0.07, // 0.07 * 100 is 7.000000000000001
+      netPnl: D('30104.725232'),
+      fees: D('1'),
+      returnContribution: 0.301047252322, // x 100 is 30.104725232200003
+      exposureTime: 0.0001506932, // x 100 is 0.015069319999999999
+    };
+    const lines = [...symsCsvLines({ ...base, symBreakdown: { syms: [row], total: row } })];
+    expect(lines[1]).toBe('BINANCE_PERP_BTC_USDT,100,7,30104.725232,1,30.1047252322,0.01506932\n');
+    expect(lines[2]).toBe('TOTAL,100,7,30104.725232,1,30.1047252322,0.01506932\n');
+  });
+
   it('leaves syms.csv with its header only, and the report without the table, when a result has none', () => {
     const result = aBacktestResult(60);
     expect([...symsCsvLines(result)]).toEqual([
@@ -96,6 +113,27 @@ describe('the per-sym breakdown in the result files', () => {
     );
     expect(rows[1]).toContain('<td class="num neg">-0.04 %</td>');
     expect(rows[2]).toMatch(/^<tr class="total"><th scope="row">All syms<\/th><td class="num">3<\/td>/);
+  });
+
+  it("says the run's net PnL sums the closed trades, not the equity's change, and how many trades were left open", () => {
+    const sentence = (result: BacktestResult) => {
+      const html = renderHtmlReport(result, { settleAsset: 'USDT', chartLibrarySource: '' });
+      const at = html.indexOf('<section id="syms">');
+      return html.slice(at, html.indexOf('</p>', at));
+    };
+    const closed = withBreakdown(aBacktestResult(60));
+    expect(closed.openTrades).toHaveLength(0);
+    expect(sentence(closed)).toContain(
+      "whose net PnL sums the closed trades: it is not the equity's change.",
+    );
+    expect(sentence(closed)).not.toContain('left open');
+    const open = roundTripsFromFills([...closed.fills].slice(0, 1)).open;
+    expect(sentence({ ...closed, openTrades: open })).toContain(
+      "1 trade was left open at the end: its PnL is in the equity's change, not in net PnL",
+    );
+    expect(sentence({ ...closed, openTrades: [...open, ...open] })).toContain(
+      '2 trades were left open at the end',
+    );
   });
 
   it("is what symBreakdownOf gives for the result builder's own trades", () => {
