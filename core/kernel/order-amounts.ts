@@ -80,6 +80,33 @@ export function triggerPrice(value: Amount, spec: InstrumentSpec | undefined, fi
 }
 
 /**
+ * An algo order's limit price (the order it places once triggered), rounded to the tick when an
+ * instrument is given: away from its trigger price, so rounding never moves a stop's limit onto
+ * its trigger (a SELL stop at 95 with limit 94.91 rounds to 94.9, a BUY stop at 105 with limit
+ * 105.09 to 105.1); a limit on the other side of its trigger (a buy waiting below the trigger for
+ * a pull-back) is so rounded passively for its side. A limit equal to its trigger rounds
+ * passively for the order's side, as {@link limitPrice}.
+ * @param value - the limit price as the strategy wrote it
+ * @param trigger - the trigger price, already rounded
+ * @param side - the order's side
+ * @param spec - the instrument to round to, or undefined to keep the value as it is
+ * @returns the price
+ * @throws TypeError when the amount is not a finite number or a decimal
+ */
+export function algoLimitPrice(
+  value: Amount,
+  trigger: Dec,
+  side: OrderSide,
+  spec: InstrumentSpec | undefined,
+): Dec {
+  if (spec === undefined) return toDecimal(value, 'price');
+  const written = toDecimal(value, 'price');
+  // Flooring is how a BUY limit rounds, ceiling how a SELL limit does.
+  const roundingSide: OrderSide = written.lt(trigger) ? 'BUY' : written.gt(trigger) ? 'SELL' : side;
+  return limitPrice(value, roundingSide, spec);
+}
+
+/**
  * A take-profit or stop-loss attachment, rounded to the tick when an instrument is given: its
  * trigger price to the nearest tick; its limit price (the exit order's, once triggered) for a
  * take-profit passively for the exit's side, opposite the order's (a long's SELL exit up, as

@@ -146,6 +146,12 @@ export interface AlgoInput {
   readonly positionSide?: PositionSide;
   /** Caller reference (clientAlgoOrderId), under the rules of an order's `ref` ({@link OrderInputBase.ref}). */
   readonly ref?: string;
+  /**
+   * Round qty down to the lot, the trigger price to the nearest tick and the limit price away from
+   * the trigger (a SELL stop's limit below its trigger down, a BUY stop's above it up), so rounding
+   * never moves a stop's limit onto its trigger; numbers are first freed of float noise, as `round`
+   * of an order.
+   */
   readonly round?: boolean;
 }
 

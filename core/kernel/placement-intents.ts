@@ -8,7 +8,7 @@ import type {
   TrailingStopSpec,
 } from '../model/index.ts';
 import { formatTimeToSend, US_EQUITY_ZONE, ZERO } from '../model/index.ts';
-import { limitPrice, orderQty, toDecimal, tpSlOf, triggerPrice } from './order-amounts.ts';
+import { algoLimitPrice, limitPrice, orderQty, toDecimal, tpSlOf, triggerPrice } from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
 import { defaultPositionSide, immediateTimeInForce, isEquity } from './order-defaults.ts';
 import type {
@@ -105,6 +105,7 @@ export function orderCondition(input: ConditionalInput, spec: InstrumentSpec | u
 export function placeAlgoOrderIntent(state: OrderFactoryState, input: AlgoInput): PlaceAlgoOrderIntent {
   const spec = input.round === true ? state.instrument(input.sym) : undefined;
   const reduceOnly = input.reduceOnly ?? false;
+  const trigger = triggerPrice(input.triggerPrice, spec);
   return {
     kind: 'placeAlgoOrder',
     ref: input.ref ?? state.nextRef(),
@@ -113,8 +114,8 @@ export function placeAlgoOrderIntent(state: OrderFactoryState, input: AlgoInput)
     algoOrderType: input.algoOrderType ?? 'TRIGGER',
     conditionType: input.condition,
     triggerType: input.triggerType ?? 'LastPrice',
-    triggerPrice: triggerPrice(input.triggerPrice, spec),
-    price: input.price === undefined ? ZERO : limitPrice(input.price, input.side, spec),
+    triggerPrice: trigger,
+    price: input.price === undefined ? ZERO : algoLimitPrice(input.price, trigger, input.side, spec),
     qty: orderQty(input.qty, spec),
     reduceOnly,
     positionSide: input.positionSide ?? defaultPositionSide(state, input.side, reduceOnly),

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { limitPrice, orderQty, tpSlOf, triggerPrice } from '../../../core/kernel/order-amounts.ts';
+import {
+  algoLimitPrice,
+  limitPrice,
+  orderQty,
+  tpSlOf,
+  triggerPrice,
+} from '../../../core/kernel/order-amounts.ts';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 
@@ -69,5 +75,35 @@ describe('round: true on prices and quantities computed with numbers', () => {
     expect(tpSlOf({ triggerPrice: 90, price: 90.15 }, 'SELL', spec, 'tp').price.toFixed()).toBe('90.1');
     expect(tpSlOf({ triggerPrice: 90.04 }, 'SELL', spec, 'sl')).toMatchObject({ triggerType: 'LastPrice' });
     expect(tpSlOf({ triggerPrice: 90.04 }, 'SELL', spec, 'sl').price.isZero()).toBe(true);
+  });
+});
+
+describe("round: true on an algo order's limit price", () => {
+  it("rounds a stop's limit away from its trigger: a SELL stop at 95 limit 94.91 to 94.9, a BUY stop at 105 limit 105.09 to 105.1", () => {
+    expect(algoLimitPrice(94.91, D(95), 'SELL', spec).toFixed()).toBe('94.9');
+    expect(algoLimitPrice(105.09, D(105), 'BUY', spec).toFixed()).toBe('105.1');
+  });
+
+  it('rounds a limit on the far side of its trigger passively for its side, and one on its trigger as written', () => {
+    expect(algoLimitPrice(90.05, D(100), 'BUY', spec).toFixed()).toBe('90');
+    expect(algoLimitPrice(110.01, D(100), 'SELL', spec).toFixed()).toBe('110.1');
+    expect(algoLimitPrice(100, D(100), 'SELL', spec).toFixed()).toBe('100');
+  });
+
+  it('never rounds a limit off its trigger onto it or across it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 10, max: 100_000 }),
+        fc.integer({ min: -50, max: 50 }).filter((d) => d !== 0),
+        fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+        (ticks, hundredths, side) => {
+          const trigger = D(ticks).mul('0.1');
+          const written = trigger.plus(D(hundredths).mul('0.001'));
+          const rounded = algoLimitPrice(written, trigger, side, spec);
+          expect(rounded.minus(trigger).s).toBe(written.minus(trigger).s);
+          expect(rounded.eq(trigger)).toBe(false);
+        },
+      ),
+    );
   });
 });

@@ -158,6 +158,24 @@ describe('order factory', () => {
     expect(timed.orderType).toBe('MARKET');
   });
 
+  it("rounds a stop-limit algo order's limit away from its trigger, never onto it", () => {
+    const f = factory();
+    const stop = (side: 'BUY' | 'SELL', triggerPrice: number, price: number) =>
+      plain(
+        f.algo({
+          sym: BTC,
+          side,
+          qty: 1,
+          triggerPrice,
+          price,
+          condition: side === 'SELL' ? 'LTE' : 'GTE',
+          round: true,
+        }),
+      );
+    expect(stop('SELL', 95, 94.91)).toMatchObject({ triggerPrice: '95', price: '94.9' });
+    expect(stop('BUY', 105, 105.09)).toMatchObject({ triggerPrice: '105', price: '105.1' });
+  });
+
   it('makes algo orders and their replace and cancel, taking the sym from the known algo order', () => {
     const f = factory();
     const algo = f.algo({
