@@ -38,6 +38,7 @@ function cruise(files: Record<string, string>): { status: number | null; output:
   const run = spawnSync(depcruise, [...tops, '--config', '.dependency-cruiser.cjs'], {
     cwd: dir,
     encoding: 'utf8',
+    timeout: 20_000,
   });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }

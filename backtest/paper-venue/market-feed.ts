@@ -135,6 +135,8 @@ export class MarketFeed {
   private allowance = 0;
   private stopped = false;
   private wake: (() => void) | undefined;
+  /** A poke came while the release loop was not waiting: its next wait returns at once. */
+  private poked = false;
   private waiters: { readonly seq: number; readonly resolve: () => void }[] = [];
   private readonly sleeping = new Set<() => void>();
   private running: Promise<void> | undefined;
@@ -259,13 +261,24 @@ export class MarketFeed {
     await this.iterator.return?.();
   }
 
+  /**
+   * Wakes the release loop; kept for its next wait when it is not waiting (it may be reading the
+   * source ahead, after a held ack): an ack arriving then would otherwise be lost, and the loop
+   * would wait for another that never comes, the client having nothing more to acknowledge.
+   */
   private poke(): void {
     const wake = this.wake;
     this.wake = undefined;
-    wake?.();
+    if (wake === undefined) this.poked = true;
+    else wake();
   }
 
+  /** @returns once poked, at once when a poke came while the loop was not waiting */
   private waitForPoke(): Promise<void> {
+    if (this.poked) {
+      this.poked = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       this.wake = resolve;
     });

@@ -14,25 +14,38 @@ export interface KeelChildOptions {
   readonly cwd?: string;
   /** Variables added to its environment, which otherwise holds PATH alone. */
   readonly env?: Readonly<Record<string, string>>;
-  /** Kills it (SIGTERM) after this many ms, for a command that might not end; default never. */
+  /**
+   * Kills it (SIGTERM) after this many ms; default {@link KEEL_CHILD_TIMEOUT_MS}. A test passes one
+   * below its own timeout, so a hung child fails it with its stderr: vitest cannot interrupt a
+   * synchronous spawn, and a child that never ends would block the whole run.
+   */
   readonly timeoutMs?: number;
 }
+
+/** How long a keel child may run when its test gives no time limit: a hang then costs this, not the CI run. */
+export const KEEL_CHILD_TIMEOUT_MS = 100_000;
 
 /**
  * Runs `bin/keel.js` as a user would, in a child process with a clean environment (PATH and
  * `options.env`, nothing else of the test's), and waits for it to end.
  * @param args - the command line after `keel`
  * @param options - working directory, extra environment variables and a time limit
- * @returns its exit code, stdout and stderr
+ * @returns its exit code (null when killed), stdout and stderr (ending with a note when it was
+ *   killed at its time limit)
  */
 export function keelChild(args: readonly string[], options: KeelChildOptions = {}): KeelChildRun {
+  const timeoutMs = options.timeoutMs ?? KEEL_CHILD_TIMEOUT_MS;
   const child = spawnSync(process.execPath, [resolve('bin/keel.js'), ...args], {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+    timeout: timeoutMs,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', ...options.env },
   });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+  const killed =
+    child.signal !== null && (child.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT'
+      ? `\n[test kit] keel ${args.join(' ')} killed (${child.signal}) after ${timeoutMs} ms: it did not end`
+      : '';
+  return { code: child.status, stdout: child.stdout, stderr: `${child.stderr}${killed}` };
 }
 
 /**

@@ -10,13 +10,16 @@ import { keelChild } from './keel-child-process.ts';
  * @param dir - a temporary folder (it gets a package.json, the two configs and `out/`)
  * @param strategies - the YAML of `instruments` and `strategies`, ending with a newline
  * @param recording - the recording both replay
+ * @param timeoutMs - the two runs' time limit together, below the test's timeout: a run still
+ *   going then is killed, and the test fails with its stderr instead of blocking the test run
  * @returns the two results, parsed
- * @throws Error with the run's stderr when either run does not exit 0
+ * @throws Error with the run's stderr when either run does not exit 0 (killed at the limit included)
  */
 export function paperAndBacktestResults<R>(
   dir: string,
   strategies: string,
   recording: string,
+  timeoutMs = 50_000,
 ): { readonly paper: R; readonly backtest: R } {
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   writeFileSync(
@@ -27,11 +30,12 @@ export function paperAndBacktestResults<R>(
     join(dir, 'backtest.yaml'),
     `mode: backtest\n${strategies}backtest:\n  recordings: [${recording}]\n  startingCash: { USDT: 100000 }\n  latency: { fixedMs: 0, jitterMs: 0 }\n  closeAtEnd: false\nreport: { html: out/backtest.html, json: out/backtest.json }\n`,
   );
+  const deadline = Date.now() + timeoutMs;
   for (const args of [
     ['run', 'paper.yaml'],
     ['backtest', 'backtest.yaml', '--no-progress'],
   ]) {
-    const run = keelChild(args, { cwd: dir });
+    const run = keelChild(args, { cwd: dir, timeoutMs: Math.max(1, deadline - Date.now()) });
     if (run.code !== 0) throw new Error(`keel ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
   }
   const read = (name: string) => JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as R;

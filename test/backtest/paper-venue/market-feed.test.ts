@@ -124,3 +124,44 @@ describe('paper venue snapshot writes', () => {
     }
   });
 });
+
+describe('paper venue market feed in lockstep, with a client holding commands', () => {
+  it('releases the next event on the plain ack that came while it read that event ahead after a held ack', async () => {
+    // A held ack makes the feed read the next event ahead (for its time); a source that is slow to
+    // give it (a recording's end of file, under load) let the client's plain ack arrive meanwhile:
+    // its wake-up was lost, and the feed then waited for another ack that never came.
+    const pushes = [0, 1000].map((dt) => bboPush('BINANCE_PERP_BTC_USDT', '1.0', '1.1', T0 + dt));
+    let gate: (() => void) | undefined;
+    const source = () => {
+      const items = listFeed(pushes)();
+      let reads = 0;
+      return {
+        next: async () => {
+          if (++reads === 2) await new Promise<void>((open) => (gate = open));
+          return items.next();
+        },
+      };
+    };
+    const feed = new MarketFeed(
+      source,
+      { mode: 'lockstep' },
+      fakeTimer(),
+      () => undefined,
+      () => undefined,
+      undefined,
+      () => 'none',
+    );
+    const turns = () => new Promise<void>((done) => setImmediate(done));
+    feed.start();
+    feed.ack(0);
+    await feed.until(1);
+    feed.ack(1, { held: true });
+    await turns();
+    expect(gate).toBeDefined();
+    feed.ack(1);
+    gate?.();
+    for (let i = 0; i < 5; i++) await turns();
+    expect(feed.released).toBe(2);
+    await feed.stop();
+  });
+});

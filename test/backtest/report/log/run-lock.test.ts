@@ -99,6 +99,7 @@ if (!held.ok) process.exit(9);
 process.exit(0);`;
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
+      timeout: 20_000,
     });
     expect(run.status).toBe(0);
     expect(existsSync(`${result}.lock`)).toBe(false);

@@ -237,7 +237,8 @@ describe('spill directory at process exit', () => {
         '-e',
         `const { SpillDirectory } = await import(${JSON.stringify(module)});\n${script}`,
       ],
-      { encoding: 'utf8', env },
+      // Below the tests' 30 s, so a child that never ends fails its test instead of blocking the run.
+      { encoding: 'utf8', env, timeout: 20_000 },
     );
   }
 
