@@ -1,31 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FeedItem, listFeed, type PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import type { TimerPort } from '../../../core/venue/index.ts';
+import { DIP_SYM, DIP_T0, DIPPING_BARS } from '../../kit/dipping-minute-bars.ts';
 import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
 import { signedRest } from '../../kit/paper-venue-client.ts';
 import { fakeTimer } from '../../kit/venue-fake-timer.ts';
 
-const BTC = 'BINANCE_PERP_BTC_USDT';
-const T0 = Date.UTC(2025, 2, 3);
+const BTC = DIP_SYM;
+const T0 = DIP_T0;
 const MIN = 60_000;
-const kline = (i: number, [open, high, low, close]: readonly number[]) => ({
-  recvTs: T0 + (i + 1) * MIN,
-  msg: {
-    arg: { channel: 'KLINE', sym: BTC, interval: '1m' },
-    data: {
-      openTime: T0 + i * MIN,
-      open: String(open),
-      high: String(high),
-      low: String(low),
-      close: String(close),
-      volume: '10',
-      closed: true,
-      ts: T0 + (i + 1) * MIN,
-    },
-  },
-});
 // Bar 1 (received T0+2min) dips to 90.
-const BARS = [kline(0, [100, 100, 100, 100]), kline(1, [100, 100, 90, 99.5]), kline(2, [99.5, 99.5, 97, 98])];
+const BARS = DIPPING_BARS;
+
 const BUY = {
   sym: BTC,
   side: 'BUY',
