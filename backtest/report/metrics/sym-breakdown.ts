@@ -1,6 +1,7 @@
 import type { Dec, Execution } from '../../../core/model/index.ts';
 import { asNumber, ZERO } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
+import { netFee } from '../trades/net-fee.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { exposureTime } from './exposure.ts';
 
@@ -77,7 +78,6 @@ export interface SymBreakdownSpan {
  */
 export class SymTally {
   private readonly bySym = new Map<string, Sums>();
-  private readonly all = emptySums();
 
   private sumsOf(sym: string): Sums {
     let sums = this.bySym.get(sym);
@@ -93,10 +93,8 @@ export class SymTally {
    * @param fill - the execution
    */
   addFill(fill: Execution): void {
-    const fee = fill.rebate.isZero() ? fill.fee : fill.fee.minus(fill.rebate);
     const sums = this.sumsOf(fill.sym);
-    sums.fees = sums.fees.plus(fee);
-    this.all.fees = this.all.fees.plus(fee);
+    sums.fees = sums.fees.plus(netFee(fill));
   }
 
   /**
@@ -104,12 +102,10 @@ export class SymTally {
    * @param trade - the trade
    */
   addTrade(trade: RoundTripTrade): void {
-    const win = trade.pnl.isPositive() && !trade.pnl.isZero() ? 1 : 0;
-    for (const sums of [this.sumsOf(trade.sym), this.all]) {
-      sums.trades++;
-      sums.wins += win;
-      sums.netPnl = sums.netPnl.plus(trade.pnl);
-    }
+    const sums = this.sumsOf(trade.sym);
+    sums.trades++;
+    if (trade.pnl.isPositive() && !trade.pnl.isZero()) sums.wins++;
+    sums.netPnl = sums.netPnl.plus(trade.pnl);
   }
 
   /**
@@ -127,9 +123,17 @@ export class SymTally {
       exposureTime: exposureTime([...span.exposureOf(sym)], span.start, span.end),
     });
     const syms = [...this.bySym.keys()].sort();
+    // The run's total is the syms' sums added up once here, not kept beside them per fill.
+    const all = emptySums();
+    for (const sums of this.bySym.values()) {
+      all.trades += sums.trades;
+      all.wins += sums.wins;
+      all.netPnl = all.netPnl.plus(sums.netPnl);
+      all.fees = all.fees.plus(sums.fees);
+    }
     return {
       syms: syms.map((sym) => ({ sym, ...figures(this.bySym.get(sym) as Sums, sym) })),
-      total: figures(this.all, undefined),
+      total: figures(all, undefined),
     };
   }
 }

@@ -1,5 +1,5 @@
 import type { Dec, PositionSide } from '../../../core/model/index.ts';
-import { D, isAboveZero, ONE, positionKey, shareOf, ZERO } from '../../../core/model/index.ts';
+import { isAboveZero, ONE, positionKey, shareOf, ZERO } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
 import { closedTrade, priceOf } from './closed-trade.ts';
@@ -11,6 +11,7 @@ import {
   type Lot,
   type LotBook,
 } from './lot-book.ts';
+import { netFee } from './net-fee.ts';
 import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-trade.ts';
 
 /**
@@ -19,17 +20,6 @@ import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-tra
  * exit order still filling after this many later trades began would then count twice.
  */
 const MAX_HELD_TRADES = 1024;
-
-/**
- * A fill's fee less its rebate, without the subtraction when the rebate is zero (most fills):
- * decimal.js answers x - 0 with a copy of x rounded to the precision, which is x again when x is
- * non-zero and has no more digits than the precision. A zero fee is left to decimal.js, which
- * decides the sign of a zero result.
- */
-function netFee(fill: FillRecord): Dec {
-  const { fee, rebate } = fill;
-  return rebate.isZero() && !fee.isZero() && fee.sd() <= D.precision ? fee : fee.minus(rebate);
-}
 
 /**
  * Pairs fills into round-trip trades as they come, first in first out, per sym and
