@@ -102,6 +102,23 @@ export interface ModifyInput {
   readonly round?: boolean;
 }
 
+/** What a replace of an algo order changes: trigger, limit price and / or qty, and its own reference. */
+export interface ReplaceAlgoInput {
+  readonly triggerPrice?: Amount;
+  /** The limit price when triggered; zero = market. */
+  readonly price?: Amount;
+  readonly qty?: Amount;
+  /** Caller reference of the replace itself, under the rules of an order's `ref`. */
+  readonly ref?: string;
+  /**
+   * Round as `round` of an algo order does: qty down to the lot, the trigger price to the nearest
+   * tick and the limit price away from the trigger (the new one when given, else the latest sent
+   * on the algo order, a replace not yet answered included); only when the algo order is known (an
+   * unknown target is denied whatever its amounts).
+   */
+  readonly round?: boolean;
+}
+
 /** A good-till-date limit order. */
 export interface GtdInput extends OrderInputBase {
   readonly price: Amount;
