@@ -58,7 +58,7 @@ export interface OrderInputBase {
    * a tp's limit price passively for the exit's side (opposite the order's: a long's SELL exit up),
    * an sl's limit price away from its trigger, so aggressively for the exit's side (a long's SELL
    * exit down, a short's BUY exit up: rounding never leaves a stop less room to fill after a gap),
-   * trigger prices to the nearest tick.
+   * trigger prices to the nearest tick (one exactly half a tick off to the tick above).
    * A number is first freed of its float noise (a few units in its last place), so `33.4 * 3`
    * rounds as 100.2, not 100.19999999999999; a Decimal or a string rounds as written.
    */
