@@ -80,7 +80,8 @@ function onCross(ctx: Ctx, bar: BarEvent, regime: number): Intent[] | undefined 
  * SMA crossover on closed bars: long when the fast SMA crosses above the slow one, short (or
  * flat when `allowShort` is false) when it crosses below. No signal before both averages are
  * warm, and the regime seen at warm-up is not itself a cross. Each signal sizes the target
- * position as `fraction` of equity at the bar's close (fee included with `reserveFee`), floored to the lot, and trades the
+ * position as `fraction` of equity at the bar's close (fee included with `reserveFee`), floored to the lot
+ * (zero under minNotional, as `ctx.size` gives it), and trades the
  * difference from the current position at market (in pieces of at most the instrument's
  * maxMarketSize). A cross while an order is still open is skipped.
  * @example

@@ -26,7 +26,7 @@ export type { DeclaredSyms, SymsDeclaration } from './market-listeners.ts';
 export { declaredSymsOf } from './market-listeners.ts';
 export { mergeByTime } from './merge-by-time.ts';
 export { toDecimal } from './order-amounts.ts';
-export type { OrderFactoryState } from './order-defaults.ts';
+export type { AlgoOrderTerms, OrderFactoryState } from './order-defaults.ts';
 export { OrderFactory } from './order-factory.ts';
 export type {
   AlgoInput,
@@ -38,6 +38,7 @@ export type {
   MarketInput,
   ModifyInput,
   OrderInputBase,
+  ReplaceAlgoInput,
   TpSlInput,
   TrailingOffsetInput,
   TrailingStopInput,

@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec, OrderSide, TpSl } from '../model/index.ts';
-import { decimalForStep, decimalOf, parseDecimal, ZERO } from '../model/index.ts';
+import { D, decimalForStep, decimalOf, parseDecimal, ZERO } from '../model/index.ts';
 import type { Amount, TpSlInput } from './order-inputs.ts';
 
 /**
@@ -64,10 +64,13 @@ export function limitPrice(
 }
 
 /**
- * A trigger (or stop) price, rounded to the nearest tick when an instrument is given. A number is
- * first freed of its float noise against the half-tick grid, where rounding to the nearest tick
- * turns (`100.35 - 0.2` is 100.14999999999999, meant as 100.15, and rounds as 100.15 does), but
- * never moved off a grid point it lies on (see decimalForStep).
+ * A trigger (or stop) price, rounded to the nearest tick when an instrument is given; a price
+ * exactly half a tick off goes to the tick above (100.15 to 100.2 and 100.25 to 100.3 on a 0.1
+ * tick), as ccxt's priceToPrecision rounds, rather than to the even tick, which only a user who
+ * counts ticks could foresee. A number is first freed of its float noise against the half-tick
+ * grid, where rounding to the nearest tick turns (`100.35 - 0.2` is 100.14999999999999, meant as
+ * 100.15, and rounds as 100.15 does), but never moved off a grid point it lies on (see
+ * decimalForStep).
  * @param value - the price as the strategy wrote it
  * @param spec - the instrument to round to, or undefined to keep the value as it is
  * @param field - the field name for the error message
@@ -76,7 +79,7 @@ export function limitPrice(
  */
 export function triggerPrice(value: Amount, spec: InstrumentSpec | undefined, field = 'triggerPrice'): Dec {
   if (spec === undefined) return toDecimal(value, field);
-  return toRoundable(value, field, spec.tickSize.div(2)).toNearest(spec.tickSize);
+  return toRoundable(value, field, spec.tickSize.div(2)).toNearest(spec.tickSize, D.ROUND_HALF_CEIL);
 }
 
 /**

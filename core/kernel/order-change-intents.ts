@@ -5,9 +5,9 @@ import type {
   Order,
   ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
-import { limitPrice, orderQty, toDecimal } from './order-amounts.ts';
+import { algoLimitPrice, limitPrice, orderQty, toDecimal, triggerPrice } from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
-import type { Amount, ModifyInput } from './order-inputs.ts';
+import type { ModifyInput, ReplaceAlgoInput } from './order-inputs.ts';
 
 /**
  * A modify of an open order's quantity and / or price, its sym filled from the order when known.
@@ -58,28 +58,37 @@ export function cancelOrderIntent(state: OrderFactoryState, target: string | Ord
 
 /**
  * A replace of an open algo order's trigger, price or quantity, its sym filled from the algo
- * order when known.
+ * order when known, its amounts rounded as an algo order's when asked (`round`) and it is known:
+ * the limit price away from the new trigger, or from the latest one sent when the trigger stays.
  * @param state - what defaults are computed from
  * @param target - clientAlgoOrderId
- * @param changes - the new values, and optionally the replace's own reference
+ * @param changes - the new values, and optionally the replace's own reference and `round`
  * @returns the intent
  * @throws TypeError when an amount is not a finite number or a decimal
  */
 export function replaceAlgoOrderIntent(
   state: OrderFactoryState,
   target: string,
-  changes: { triggerPrice?: Amount; price?: Amount; qty?: Amount; ref?: string },
+  changes: ReplaceAlgoInput,
 ): ReplaceAlgoOrderIntent {
+  const algo = state.algoByRef(target);
+  const spec = changes.round === true && algo !== undefined ? state.instrument(algo.sym) : undefined;
+  const trigger = changes.triggerPrice === undefined ? undefined : triggerPrice(changes.triggerPrice, spec);
   return {
     kind: 'replaceAlgoOrder',
     ref: changes.ref ?? state.nextRef(),
     target,
-    sym: state.algoSymByRef(target) ?? '',
-    ...(changes.triggerPrice === undefined
+    sym: algo?.sym ?? '',
+    ...(trigger === undefined ? {} : { triggerPrice: trigger }),
+    ...(changes.price === undefined
       ? {}
-      : { triggerPrice: toDecimal(changes.triggerPrice, 'triggerPrice') }),
-    ...(changes.price === undefined ? {} : { price: toDecimal(changes.price, 'price') }),
-    ...(changes.qty === undefined ? {} : { qty: toDecimal(changes.qty, 'qty') }),
+      : {
+          price:
+            algo === undefined
+              ? toDecimal(changes.price, 'price')
+              : algoLimitPrice(changes.price, trigger ?? algo.triggerPrice, algo.side, spec),
+        }),
+    ...(changes.qty === undefined ? {} : { qty: orderQty(changes.qty, spec) }),
   };
 }
 
@@ -90,6 +99,6 @@ export function replaceAlgoOrderIntent(
  * @returns the intent
  */
 export function cancelAlgoOrderIntent(state: OrderFactoryState, target: string): CancelAlgoOrderIntent {
-  const sym = state.algoSymByRef(target) ?? '';
+  const sym = state.algoByRef(target)?.sym ?? '';
   return { kind: 'cancelAlgoOrder', ref: state.nextRef(), target, sym };
 }

@@ -1,4 +1,5 @@
 import type {
+  AlgoOrder,
   Dec,
   InstrumentSpec,
   Order,
@@ -9,13 +10,20 @@ import type {
 } from '../model/index.ts';
 import type { KernelState } from './kernel-state.ts';
 
+/** What a replace or cancel of an algo order reads of it: its sym, side and latest trigger price. */
+export type AlgoOrderTerms = Pick<AlgoOrder, 'sym' | 'side' | 'triggerPrice'>;
+
 /** What the factory reads to fill defaults; the strategy's context provides it. */
 export interface OrderFactoryState {
   instrument(sym: string): InstrumentSpec | undefined;
   positionMode(): PositionMode;
   positionQty(sym: string, positionSide: PositionSide): Dec;
   orderByRef(ref: string): Order | undefined;
-  algoSymByRef(ref: string): string | undefined;
+  /**
+   * An algo order Keel knows or has sent, with the trigger price last sent on it (a replace not
+   * answered yet included), or undefined.
+   */
+  algoByRef(ref: string): AlgoOrderTerms | undefined;
   /** The next generated caller reference of this strategy. */
   nextRef(): string;
 }
@@ -33,9 +41,24 @@ export function orderFactoryStateOf(state: KernelState, nextRef: () => string): 
     positionMode: () => state.positionMode(),
     positionQty: (sym, side) => state.positionQty(sym, side),
     orderByRef: (ref) => state.orderByRef(ref),
-    algoSymByRef: (ref) => state.orders.algoByRef.get(ref)?.sym ?? state.inFlightAlgoOrder(ref)?.sym,
+    algoByRef: (ref) => latestAlgoTerms(state, ref),
     nextRef,
   };
+}
+
+/**
+ * An algo order's terms as the strategy last sent them: one the venue acknowledged with the trigger
+ * of the latest replace in flight on it, one not answered yet as sent (replaces since merged in).
+ */
+function latestAlgoTerms(state: KernelState, ref: string): AlgoOrderTerms | undefined {
+  const known = state.orders.algoByRef.get(ref);
+  if (known === undefined) return state.inFlightAlgoOrder(ref);
+  const replaces = state.inFlightAlgoReplaces(ref);
+  for (let i = replaces.length - 1; i >= 0; i--) {
+    const triggerPrice = replaces[i]?.triggerPrice;
+    if (triggerPrice !== undefined) return { sym: known.sym, side: known.side, triggerPrice };
+  }
+  return known;
 }
 
 /**

@@ -38,6 +38,7 @@ import type {
   LoanInput,
   MarketInput,
   ModifyInput,
+  ReplaceAlgoInput,
   TrailingStopInput,
 } from './order-inputs.ts';
 import {
@@ -183,13 +184,13 @@ export class OrderFactory {
   /**
    * Replaces an open algo order's trigger, price or quantity.
    * @param target - clientAlgoOrderId
-   * @param changes - the new values
+   * @param changes - the new values, and options (`round: true` rounds them as an algo order's:
+   *   the limit away from the new trigger, or from the latest one sent when the trigger stays)
    * @returns the intent
+   * @example
+   * ctx.submit(ctx.order.replaceAlgo(stopRef, { triggerPrice: low - 0.5, price: low - 1, round: true }));
    */
-  replaceAlgo(
-    target: string,
-    changes: { triggerPrice?: Amount; price?: Amount; qty?: Amount; ref?: string },
-  ): ReplaceAlgoOrderIntent {
+  replaceAlgo(target: string, changes: ReplaceAlgoInput): ReplaceAlgoOrderIntent {
     return replaceAlgoOrderIntent(this.state, target, changes);
   }
 

@@ -58,7 +58,7 @@ export interface OrderInputBase {
    * a tp's limit price passively for the exit's side (opposite the order's: a long's SELL exit up),
    * an sl's limit price away from its trigger, so aggressively for the exit's side (a long's SELL
    * exit down, a short's BUY exit up: rounding never leaves a stop less room to fill after a gap),
-   * trigger prices to the nearest tick.
+   * trigger prices to the nearest tick (one exactly half a tick off to the tick above).
    * A number is first freed of its float noise (a few units in its last place), so `33.4 * 3`
    * rounds as 100.2, not 100.19999999999999; a Decimal or a string rounds as written.
    */
@@ -98,6 +98,23 @@ export interface ModifyInput {
    * Round qty down to the lot and the price passively to the tick for the order's side, as `round`
    * of a placement does; only when the order is known (an unknown target is denied whatever its
    * amounts).
+   */
+  readonly round?: boolean;
+}
+
+/** What a replace of an algo order changes: trigger, limit price and / or qty, and its own reference. */
+export interface ReplaceAlgoInput {
+  readonly triggerPrice?: Amount;
+  /** The limit price when triggered; zero = market. */
+  readonly price?: Amount;
+  readonly qty?: Amount;
+  /** Caller reference of the replace itself, under the rules of an order's `ref`. */
+  readonly ref?: string;
+  /**
+   * Round as `round` of an algo order does: qty down to the lot, the trigger price to the nearest
+   * tick and the limit price away from the trigger (the new one when given, else the latest sent
+   * on the algo order, a replace not yet answered included); only when the algo order is known (an
+   * unknown target is denied whatever its amounts).
    */
   readonly round?: boolean;
 }

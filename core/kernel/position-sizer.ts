@@ -1,6 +1,7 @@
 import type { Dec, InstrumentSpec } from '../model/index.ts';
 import { asNumber, decimalForStep, decimalOf, floorToStep, ONE, ZERO } from '../model/index.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
+import { clearOfOrderMinimums } from './order-minimums.ts';
 
 /**
  * Refuses a sizing fraction (and price, when given) that is not positive.
@@ -14,11 +15,13 @@ function checkSizingInputs(fraction: number, price?: number): void {
 
 /**
  * The quantity worth a fraction of equity at a price, rounded down to the instrument's lot
- * size (backtesting.py's `size` between 0 and 1). Below the minimum size it is zero.
+ * size (backtesting.py's `size` between 0 and 1). Zero below the minimum size or, at `price`,
+ * below the minimum notional, which no order could carry; not capped at the largest order
+ * (maxMarketSize, maxLimitSize): a larger quantity is sent in pieces.
  * @param equity - account equity in the settle asset
  * @param fraction - share of equity to put in, in (0, 1] (more than 1 uses leverage)
  * @param price - the price the position is valued at
- * @param spec - the instrument (contract size, lot and minimum size)
+ * @param spec - the instrument (contract size, lot, minimum size and notional)
  * @returns the quantity, a multiple of the lot size, or zero
  * @throws RangeError when the fraction or the price is not positive
  */
@@ -35,7 +38,7 @@ export function qtyForEquityFraction(
     lots === undefined
       ? floorToStep(equity.mul(fraction).div(spec.contractSize.mul(price)), spec.lotSize)
       : spec.lotSize.mul(lots);
-  return qty.lt(spec.minSize) ? ZERO : qty;
+  return clearOfOrderMinimums(qty, price, spec);
 }
 
 /**
@@ -47,11 +50,12 @@ export function qtyForEquityFraction(
  * markup))`, so `qty * contractSize * price * (1 + taker + markup) + fixed <= equity * fraction`:
  * a fraction of 1 at leverage 1 leaves exactly room for its fee. A maker rebate (negative rate)
  * reserves nothing. The simulated venue's sub-portfolio markup (`backtest.subPortfolioMarkup`) is
- * not the instrument's and is not reserved.
+ * not the instrument's and is not reserved. Zero below the minimum size or notional, as
+ * {@link qtyForEquityFraction}.
  * @param equity - account equity in the settle asset
  * @param fraction - share of equity to spend, fee included, > 0 (more than 1 uses leverage)
  * @param price - the price the position is valued at
- * @param spec - the instrument (contract size, lot and minimum size, fee schedule)
+ * @param spec - the instrument (contract size, lot, minimum size and notional, fee schedule)
  * @returns the quantity, a multiple of the lot size, or zero
  * @throws RangeError when the fraction or the price is not positive
  * @example
@@ -72,7 +76,7 @@ export function qtyForEquityFractionAfterFee(
   const budget = equity.mul(fraction).sub(fixed.isNegative() ? ZERO : fixed);
   if (!budget.gt(0)) return ZERO;
   const qty = floorToStep(budget.div(spec.contractSize.mul(price).mul(ONE.plus(rate))), spec.lotSize);
-  return qty.lt(spec.minSize) ? ZERO : qty;
+  return clearOfOrderMinimums(qty, price, spec);
 }
 
 /**
@@ -95,8 +99,7 @@ export function qtyForEquityEstimate(
   if (!(value - error > 0) || !(fraction > 0) || !(price > 0)) return undefined;
   const lots = clearLotCount(value, error / value, fraction, price, spec);
   if (lots === undefined) return undefined;
-  const qty = spec.lotSize.mul(lots);
-  return qty.lt(spec.minSize) ? ZERO : qty;
+  return clearOfOrderMinimums(spec.lotSize.mul(lots), price, spec);
 }
 
 /** Relative room left for float rounding when the estimate below decides alone. */
@@ -139,11 +142,12 @@ function clearLotCount(
 }
 
 /**
- * The quantity a cash amount buys at a price, rounded down to the lot size.
+ * The quantity a cash amount buys at a price, rounded down to the lot size (see
+ * {@link qtyForEquityFraction}).
  * @param cash - amount in the settle asset
  * @param price - the price
  * @param spec - the instrument
- * @returns the quantity, a multiple of the lot size, or zero below the minimum size
+ * @returns the quantity, a multiple of the lot size, or zero below the minimum size or notional
  * @throws RangeError when the price is not positive
  */
 export function qtyForCash(cash: Dec, price: number, spec: InstrumentSpec): Dec {
@@ -162,13 +166,14 @@ export function wholeUnits(qty: Dec): Dec {
 /**
  * Rounds a quantity toward zero to an instrument's lot grid (whole lots), keeping its sign.
  * @param qty - the quantity, in the instrument's quantity unit (shares, contracts, coins)
- * @param spec - the instrument (lot and minimum size)
- * @returns a multiple of the lot size, or zero when less than one lot or below the minimum size
+ * @param spec - the instrument (lot, minimum size and notional)
+ * @param price - the price to check the minimum notional at; without one it is not checked
+ * @returns a multiple of the lot size, or zero when less than one lot, below the minimum size or
+ *   below the minimum notional at `price`
  */
-export function qtyOnLotGrid(qty: Dec, spec: InstrumentSpec): Dec {
-  const size = floorToStep(qty.abs(), spec.lotSize);
-  if (size.isZero() || size.lt(spec.minSize)) return ZERO;
-  return qty.isNegative() ? size.neg() : size;
+export function qtyOnLotGrid(qty: Dec, spec: InstrumentSpec, price?: number): Dec {
+  const size = clearOfOrderMinimums(floorToStep(qty.abs(), spec.lotSize), price, spec);
+  return qty.isNegative() && !size.isZero() ? size.neg() : size;
 }
 
 /**
@@ -202,10 +207,14 @@ function unitsAmountOf(value: Dec | number, step: Dec): Dec {
 /**
  * Position sizing for strategies, on the strategy's own view of the run (its equity, the
  * instrument and the reference price): what bar-backtest users know as `size` in
- * backtesting.py. Every quantity is on the instrument's lot grid and zero when it would be below
- * one lot or the minimum size, so it can go straight into an order (an order of zero is denied by
- * the risk gate's `minSize` check: test `.isZero()` first to send nothing). Amounts are numbers
- * or Decimals.
+ * backtesting.py. Every quantity is on the instrument's lot grid and zero when no order could
+ * carry it: below one lot, the minimum size or, at the price it is valued at, the minimum notional
+ * (an order of zero is denied by the risk gate's `minSize` check: test `.isZero()` first to send
+ * nothing). So it can go straight into an order at that price up to the largest order the
+ * instrument takes (maxMarketSize, maxLimitSize), which is per order, not per position: a larger
+ * quantity is left whole, for the strategy to send in pieces (as sma-cross does), and one order of
+ * it is denied (`maxSize`). A limit order at another price, or a market order once the reference
+ * price has moved, is judged at its own price. Amounts are numbers or Decimals.
  * @example
  * onBar: (ctx, bar) => ctx.order.market({ sym: bar.sym, side: 'BUY', qty: ctx.size.equityFraction(bar.sym, 0.5, bar.close) })
  */
@@ -236,8 +245,9 @@ export interface PositionSizer {
    * equity, `units(sym, 0.0125)` is 0.012 of a coin traded in lots of 0.001.
    * @param sym - the instrument
    * @param qty - the quantity (shares, contracts, coins), a number or a Decimal
-   * @returns it rounded toward zero to whole lots; zero when less than one lot, below the
-   *   minimum size, or when the instrument is unknown
+   * @returns it rounded toward zero to whole lots; zero when less than one lot, below the minimum
+   *   size or the minimum notional at the reference price (unchecked while there is none), or when
+   *   the instrument is unknown
    * @throws RangeError when the quantity is not finite
    */
   units(sym: string, qty: Dec | number): Dec;
@@ -315,7 +325,7 @@ export function positionSizer(view: SizerView): PositionSizer {
         );
       const spec = view.instrument(symOrQty);
       const amount = unitsAmountOf(qty, spec?.lotSize ?? ONE);
-      return spec === undefined ? ZERO : qtyOnLotGrid(amount, spec);
+      return spec === undefined ? ZERO : qtyOnLotGrid(amount, spec, view.referencePrice(symOrQty));
     },
   };
 }

@@ -59,12 +59,28 @@ describe('round: true on prices and quantities computed with numbers', () => {
     expect(triggerPrice('100.14999999999999', spec).toFixed()).toBe('100.1');
   });
 
+  it('rounds a trigger exactly half a tick off up to the tick above, whatever the parity of the tick: 100.15 to 100.2, 100.25 to 100.3', () => {
+    expect(triggerPrice('100.15', spec).toFixed()).toBe('100.2');
+    expect(triggerPrice('100.25', spec).toFixed()).toBe('100.3');
+    expect(triggerPrice(100.25, spec).toFixed()).toBe('100.3');
+    expect(triggerPrice('100.2499', spec).toFixed()).toBe('100.2');
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), (k) => {
+        const half = D(k).add('0.5').mul('0.01');
+        const above = D(k + 1).mul('0.01');
+        expect(triggerPrice(half, fine).eq(above)).toBe(true);
+        expect(tpSlOf({ triggerPrice: half }, 'BUY', fine, 'sl').triggerPrice.eq(above)).toBe(true);
+      }),
+    );
+  });
+
   it('rounds a trigger computed as (k + 1/2) ticks with float noise as the exact half tick rounds', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: -3, max: 3 }), (k, ulps) => {
         const half = (k + 0.5) * 0.01;
         const noisy = half + ulps * Number.EPSILON * half;
-        expect(triggerPrice(noisy, fine).eq(D(k).add('0.5').mul('0.01').toNearest('0.01'))).toBe(true);
+        const exact = D(k).add('0.5').mul('0.01').toNearest('0.01', D.ROUND_HALF_CEIL);
+        expect(triggerPrice(noisy, fine).eq(exact)).toBe(true);
       }),
     );
   });

@@ -17,7 +17,7 @@ function factory(mode: PositionMode = 'NET', longQty = '0'): OrderFactory {
     positionMode: () => mode,
     positionQty: (_sym, side) => (side === 'LONG' ? D(longQty) : ZERO),
     orderByRef: (ref) => (ref === 'o-1' ? anOrder({ clientOrderId: 'o-1', sym: BTC }) : undefined),
-    algoSymByRef: (ref) => (ref === 'a-1' ? BTC : undefined),
+    algoByRef: (ref) => (ref === 'a-1' ? { sym: BTC, side: 'SELL', triggerPrice: D(95) } : undefined),
     nextRef: () => `s-${++n}`,
   };
   return new OrderFactory(state);
@@ -203,6 +203,22 @@ describe('order factory', () => {
     });
     expect(f.cancelAlgo('a-1')).toMatchObject({ kind: 'cancelAlgoOrder', target: 'a-1', sym: BTC });
     expect(f.cancelAllAlgos({ sym: BTC })).toMatchObject({ kind: 'cancelAllAlgoOrders', sym: BTC });
+  });
+
+  it("rounds a replaceAlgo's trigger to the nearest tick, qty down to the lot and limit away from its trigger when asked", () => {
+    const f = factory();
+    // a-1 is a SELL stop triggered at 95.
+    const limitOnly = plain(f.replaceAlgo('a-1', { price: 94.91, qty: 0.12345, round: true }));
+    expect(limitOnly).toMatchObject({ price: '94.9', qty: '0.123' });
+    expect(limitOnly).not.toHaveProperty('triggerPrice');
+    // A new trigger is what the new limit rounds away from: 96.05, above the new 96, up to 96.1.
+    const both = plain(f.replaceAlgo('a-1', { triggerPrice: 96.04, price: 96.05, round: true }));
+    expect(both).toMatchObject({ triggerPrice: '96', price: '96.1' });
+    const exact = plain(f.replaceAlgo('a-1', { triggerPrice: 96.04, price: 94.91, qty: 0.12345 }));
+    expect(exact).toMatchObject({ triggerPrice: '96.04', price: '94.91', qty: '0.12345' });
+    // An algo order Keel does not know is denied whatever its amounts: they are left as written.
+    const unknown = plain(f.replaceAlgo('a-9', { triggerPrice: 96.04, price: 94.91, round: true }));
+    expect(unknown).toMatchObject({ sym: '', triggerPrice: '96.04', price: '94.91' });
   });
 
   it("rounds a modify's qty down to the lot and its price passively for the order's side when asked", () => {

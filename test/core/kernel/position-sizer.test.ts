@@ -49,7 +49,8 @@ describe('position sizing', () => {
         .div(spec.lotSize)
         .floor()
         .mul(spec.lotSize);
-      return (qty.lt(spec.minSize) ? D(0) : qty).toString();
+      const below = qty.lt(spec.minSize) || qty.mul(spec.contractSize).mul(price).lt(spec.minNotional);
+      return (below ? D(0) : qty).toString();
     };
     fc.assert(
       fc.property(
@@ -99,6 +100,8 @@ describe('position sizing', () => {
   });
 
   it('never spends more than the fraction, and stays on the lot grid at or above the minimum size', () => {
+    // The spending bound alone: minNotional is position-sizer-order-rules.test.ts's.
+    const btc = anInstrument(BTC, { minNotional: D(0) });
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 10_000_000 }),
@@ -313,7 +316,11 @@ describe('position sizing', () => {
           fc.integer({ min: 1, max: 2_000_000 }),
           fc.integer({ min: 0, max: 100 }),
           (cents, percent, priceTenths, takerBps) => {
-            const spec = anEthSpot({ fees: { ...spot.fees, taker: D(takerBps).div(10_000) } });
+            // The spending bound alone: minNotional is position-sizer-order-rules.test.ts's.
+            const spec = anEthSpot({
+              minNotional: D(0),
+              fees: { ...spot.fees, taker: D(takerBps).div(10_000) },
+            });
             const equity = D(cents).div(100);
             const budget = equity.mul(percent / 100);
             const price = priceTenths / 10;
