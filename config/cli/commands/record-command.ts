@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { portInUseLocation } from '../port-in-use-location.ts';
 
 /** Options of `keel record`. */
 export interface RecordOptions {
@@ -49,7 +50,8 @@ export async function recordCommand(
     io.stdout.write(`✔ ${outcome.frames} market-data frames recorded to ${shownPath(outcome.path)}\n`);
     return outcome.stoppedBy === 'duration' ? EXIT.OK : signalExitCode(outcome.stoppedBy);
   } catch (error) {
-    io.stderr.write(`✖ keel record: ${(error as Error).message}\n`);
+    const where = error instanceof PortInUse ? portInUseLocation(loaded.source, error) : '';
+    io.stderr.write(`✖ keel record: ${(error as Error).message}${where}\n`);
     return error instanceof OutputLocked ||
       error instanceof OutputCollision ||
       error instanceof PortInUse ||
