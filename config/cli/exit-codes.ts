@@ -12,6 +12,9 @@
  * | 129 | hung up: SIGHUP (the terminal or the supervisor's session closed), after a graceful shutdown; a second signal ends a run's shutdown at once (run, record; sweep, after a table of the rows finished; backtest, at its next batch, its temporary files removed, no result written) |
  * | 130 | interrupted by SIGINT (Ctrl-C), after a graceful shutdown; a second one ends a run's shutdown at once (run, record; sweep, after a table of the rows finished; backtest, at its next batch, its temporary files removed, no result written) |
  * | 143 | terminated by SIGTERM, after a graceful shutdown; a second one ends a run's shutdown at once (run, record; sweep, after a table of the rows finished; backtest, at its next batch, its temporary files removed, no result written) |
+ *
+ * 129 / 130 / 143 also end a keel that a signal reached with no graceful stop in place (starting
+ * up, or a second signal a command leaves to the default): `bin/unheld-signals.js` ends it at once.
  */
 export const EXIT = {
   OK: 0,
