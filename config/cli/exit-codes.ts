@@ -9,9 +9,12 @@
  * | 2 | bad config, bad usage or a bad input file (invalid YAML, unknown key, missing secret, bad option, a CSV that is not bars, a recording whose header cannot be read, or that holds malformed lines and no market data) |
  * | 3 | the run finished and wrote its result and report, but a strategy failed (threw, or returned something that is not intents) and was halted (run, backtest, sweep) |
  * | 4 | a live or paper session stopped, but `shutdown.cancelAllOrders` could not cancel every order, or a command sent before the stop was never answered: orders may still be open on the venue (run) |
- * | 129 | hung up: SIGHUP (the terminal or the supervisor's session closed), after a graceful shutdown; a second signal ends a run's shutdown at once (run; sweep, after a table of the rows finished) |
+ * | 129 | hung up: SIGHUP (the terminal or the supervisor's session closed), after a graceful shutdown; a second signal ends a run's shutdown at once (run, record; sweep, after a table of the rows finished; backtest, at its next batch, its temporary files removed, no result written) |
  * | 130 | interrupted by SIGINT (Ctrl-C), after a graceful shutdown; a second one ends a run's shutdown at once (run, record; sweep, after a table of the rows finished; backtest, at its next batch, its temporary files removed, no result written) |
  * | 143 | terminated by SIGTERM, after a graceful shutdown; a second one ends a run's shutdown at once (run, record; sweep, after a table of the rows finished; backtest, at its next batch, its temporary files removed, no result written) |
+ *
+ * 129 / 130 / 143 also end a keel that a signal reached with no graceful stop in place (starting
+ * up, or a second signal a command leaves to the default): `bin/unheld-signals.js` ends it at once.
  */
 export const EXIT = {
   OK: 0,

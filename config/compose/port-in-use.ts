@@ -11,7 +11,7 @@ export class PortInUse extends Error {
   constructor(
     readonly key: string,
     host: string,
-    port: number,
+    readonly port: number,
   ) {
     super(
       `${key} ${port} is already in use on ${host} (listen EADDRINUSE): another process listens there; set ${key} to a free port (0 picks any) or stop that process`,

@@ -17,6 +17,7 @@ import { OutputCollision, outputCollision, recordInputFiles } from './output-col
 import { type EmbeddedPaperVenue, startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
+import { type StartUpSignals, type StopSignal, watchStartUpSignals } from './start-up-signals.ts';
 import { VenueMetrics } from './venue-metrics.ts';
 import { venueRestClient } from './venue-rest-client.ts';
 
@@ -24,9 +25,9 @@ import { venueRestClient } from './venue-rest-client.ts';
 export interface RecordRunOptions {
   /** Output file (default: the config's recording.path, else out/<name>-market.jsonl.gz). */
   readonly out?: string;
-  /** Stop after this many seconds; absent = until SIGINT / SIGTERM. */
+  /** Stop after this many seconds; absent = until SIGINT / SIGTERM / SIGHUP. */
   readonly durationSec?: number;
-  /** Install SIGINT / SIGTERM handlers (default true). */
+  /** Install SIGINT / SIGTERM / SIGHUP handlers (default true). */
   readonly handleSignals?: boolean;
 }
 
@@ -35,7 +36,7 @@ export interface RecordRunOutcome {
   readonly path: string;
   readonly frames: number;
   /** Why it ended: the duration, a signal, or the recording could not be written (a full disk). */
-  readonly stoppedBy: 'duration' | 'SIGINT' | 'SIGTERM' | 'write-failed';
+  readonly stoppedBy: 'duration' | StopSignal | 'write-failed';
   /** What failed, naming the file, when `stoppedBy` is `write-failed`. */
   readonly failure?: string;
 }
@@ -46,7 +47,9 @@ export interface RecordRunOutcome {
  * mode from the embedded paper venue (its clock stamps the frames, like a paper session's). When
  * the socket drops and reconnects, a gap record per sym says which stretch was missed. With
  * `metrics.enabled`, the market socket's connection, reconnects, inbound counts and events are
- * served on `/metrics` (see {@link VenueMetrics}).
+ * served on `/metrics` (see {@link VenueMetrics}). SIGINT, SIGTERM and SIGHUP (its terminal or
+ * the supervisor's session closed) stop it, from its start: the recording is closed and synced,
+ * whole, and a signal before the connection was up ends the run once that step is done.
  * @param loaded - a validated config of mode live or paper
  * @param options - output, duration, signals
  * @returns where the recording went and how many frames it holds
@@ -86,6 +89,23 @@ async function recordLocked(
   path: string,
   tookOver: readonly StaleLock[],
   options: RecordRunOptions,
+): Promise<RecordRunOutcome> {
+  // From the first moment, as a session's start-up: no signal kills it with its recording open.
+  const signals = watchStartUpSignals(options.handleSignals !== false);
+  try {
+    return await recordWatched(loaded, path, tookOver, options, signals);
+  } finally {
+    signals.end();
+  }
+}
+
+/** {@link recordLocked} while SIGINT, SIGTERM and SIGHUP are watched: the first one stops it. */
+async function recordWatched(
+  loaded: LoadedConfig,
+  path: string,
+  tookOver: readonly StaleLock[],
+  options: RecordRunOptions,
+  signals: StartUpSignals,
 ): Promise<RecordRunOutcome> {
   const { config } = loaded;
   const logger = runLogger(config.name ?? 'record', config.logging.level);
@@ -151,7 +171,10 @@ async function recordLocked(
       metrics.watchVenue(market.status, { market: market.counters });
       market.events.subscribe((event) => metrics.events.inc({ kind: event.kind }));
     }
-    await market.connect();
+    // A signal while it connects stops it there (the connection may take its open timeout).
+    const connected = market.connect();
+    connected.catch(() => {});
+    await Promise.race([connected, signals.arrived]);
     market.subscribeAll(sessionSubscriptions(instruments));
     logger.info(
       {
@@ -162,22 +185,15 @@ async function recordLocked(
       'recording market data',
     );
     const stoppedBy = await new Promise<RecordRunOutcome['stoppedBy']>((done) => {
-      const onInt = () => finish('SIGINT');
-      const onTerm = () => finish('SIGTERM');
       const timer =
         options.durationSec === undefined
           ? undefined
           : setTimeout(() => finish('duration'), options.durationSec * 1000);
       function finish(reason: RecordRunOutcome['stoppedBy']) {
         if (timer !== undefined) clearTimeout(timer);
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
         done(reason);
       }
-      if (options.handleSignals !== false) {
-        process.once('SIGINT', onInt);
-        process.once('SIGTERM', onTerm);
-      }
+      signals.arrived.then(finish);
       stopOnFailure = () => finish('write-failed');
       if (failure !== undefined) stopOnFailure();
     });

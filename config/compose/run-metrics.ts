@@ -10,7 +10,7 @@ import {
   type VenueStatus,
 } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
-import { VenueMetrics } from './venue-metrics.ts';
+import { type ReadyStates, VenueMetrics } from './venue-metrics.ts';
 
 /** The account statuses the venue reports, each a series of `keel_account_status`. */
 const ACCOUNT_STATUSES: readonly AccountStatus[] = ['NORMAL', 'MARGIN_CALL', 'LIQUIDATION'];
@@ -21,7 +21,7 @@ export interface BookSource {
   openOrders(): readonly Order[];
 }
 
-/** A live or paper session's Prometheus metrics and, when enabled, the `/metrics` endpoint serving them. */
+/** A live or paper session's Prometheus metrics and, when enabled, the endpoint serving them and the `/healthz` and `/readyz` probes. */
 export class RunMetrics extends VenueMetrics {
   readonly intents = new Counter({
     name: 'keel_intents_total',
@@ -108,6 +108,11 @@ export class RunMetrics extends VenueMetrics {
     labelNames: ['code'],
     registers: [this.registry],
   });
+  /** A session is ready once its private stream is reconciled (`keel_venue_reconciled` 1) and its market stream up. */
+  protected override readonly readyStates: ReadyStates = new Map([
+    ['private', 'reconciled'],
+    ['market', 'up'],
+  ]);
   /** Intents counted so far (all kinds), for the status line. */
   intentTotal = 0;
   private readonly sentAt = new Map<string, number>();

@@ -1,10 +1,10 @@
 import type { ExitCode } from '../cli/exit-codes.ts';
-import { forceStopOnSecondSignal } from './session-stop.ts';
+import { forceStopOnSecondSignal, STOP_SIGNALS } from './session-stop.ts';
 import type { StopSignal } from './start-up-signals.ts';
 
-/** A run that SIGINT and SIGTERM cancel: see {@link abortOnSignal}. */
+/** A run that SIGINT, SIGTERM and SIGHUP cancel: see {@link abortOnSignal}. */
 export interface SignalAbort {
-  /** Aborted by the first SIGINT or SIGTERM. */
+  /** Aborted by the first SIGINT, SIGTERM or SIGHUP. */
   readonly signal: AbortSignal;
   /** The signal that aborted it, if one did. */
   readonly received: StopSignal | undefined;
@@ -21,7 +21,8 @@ export interface SignalAbortNotices {
 }
 
 /**
- * Cancels a run on the first SIGINT or SIGTERM: it says so at once (`stopping`) and aborts
+ * Cancels a run on the first SIGINT, SIGTERM or SIGHUP (a closed terminal must not kill it with
+ * its temporary files and run lock left behind): it says so at once (`stopping`) and aborts
  * `signal`, so the run stops at its next step and removes what it opened; a second signal, while
  * the run stops, ends the process at once (see `forceStopOnSecondSignal`): the user's way out of a
  * stop that hangs.
@@ -33,9 +34,9 @@ export function abortOnSignal(notices: SignalAbortNotices, exit?: (code: ExitCod
   const controller = new AbortController();
   let received: StopSignal | undefined;
   let endForce: (() => void) | undefined;
+  const handlers = new Map(STOP_SIGNALS.map((each) => [each, () => take(each)]));
   const remove = (): void => {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    for (const [each, handler] of handlers) process.off(each, handler);
   };
   const take = (signal: StopSignal): void => {
     remove();
@@ -44,10 +45,7 @@ export function abortOnSignal(notices: SignalAbortNotices, exit?: (code: ExitCod
     notices.stopping(signal);
     controller.abort();
   };
-  const onInt = (): void => take('SIGINT');
-  const onTerm = (): void => take('SIGTERM');
-  process.once('SIGINT', onInt);
-  process.once('SIGTERM', onTerm);
+  for (const [each, handler] of handlers) process.once(each, handler);
   return {
     signal: controller.signal,
     get received() {

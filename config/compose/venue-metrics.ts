@@ -2,18 +2,23 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Observable } from 'rxjs';
-import type { VenueStatus } from '../../core/model/index.ts';
+import type { VenueStatus, VenueStream, VenueStreamState } from '../../core/model/index.ts';
 import type { InboundCounters } from '../../core/venue/index.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
 
 /** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
 const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
 
+/** The stream states that make a process ready: the state each stream must be in (`reconciled` or `up`). */
+export type ReadyStates = ReadonlyMap<VenueStream, Exclude<VenueStreamState, 'down'>>;
+
 /**
- * The Prometheus metrics of a process connected to the venue, and when enabled the `/metrics`
- * endpoint serving them: the events received, the venue's connection per stream, its reconnects
- * and its inbound counters. A session's ({@link RunMetrics}) add the trading metrics; `keel record`
- * serves these alone.
+ * The Prometheus metrics of a process connected to the venue, and when enabled the endpoint
+ * serving them: `/metrics`, with the events received, the venue's connection per stream, its
+ * reconnects and its inbound counters, and a supervisor's probes, `/healthz` (the process answers)
+ * and `/readyz` (the venue's streams are in their {@link ReadyStates}, read from the same changes as
+ * `keel_venue_connected`). A session's ({@link RunMetrics}) add the trading metrics and need the
+ * private stream reconciled; `keel record` serves these alone and needs its market stream up.
  */
 export class VenueMetrics {
   readonly registry = new Registry();
@@ -41,6 +46,10 @@ export class VenueMetrics {
     labelNames: ['source', 'outcome'],
     registers: [this.registry],
   });
+  /** What `/readyz` needs: a recorder, its market stream connected. */
+  protected readonly readyStates: ReadyStates = new Map([['market', 'up']]);
+  /** Each stream's last change, for `/readyz`. */
+  private readonly streams = new Map<VenueStream, VenueStatus>();
   private server: Server | undefined;
   private readonly scrapeHooks: (() => void)[] = [];
 
@@ -52,6 +61,7 @@ export class VenueMetrics {
   watchVenue(status: Observable<VenueStatus>, counters: Readonly<Record<string, InboundCounters>>): void {
     const wasDown = new Set<string>();
     status.subscribe((change) => {
+      this.streams.set(change.stream, change);
       const connected = change.state === 'down' ? 0 : 1;
       this.venueConnected.set({ stream: change.stream }, connected);
       if (change.state === 'down') wasDown.add(change.stream);
@@ -76,6 +86,24 @@ export class VenueMetrics {
     });
   }
 
+  /**
+   * Why the process is not ready, as `/readyz` says it: each stream not in its {@link ReadyStates}.
+   * @returns one sentence part per stream that is not, e.g. `the private stream is down (closed
+   *   with code 1006)`; empty when ready
+   */
+  readinessProblems(): string[] {
+    const problems: string[] = [];
+    for (const [stream, wanted] of this.readyStates) {
+      const status = this.streams.get(stream);
+      const why = status?.reason === undefined ? '' : ` (${status.reason})`;
+      if (status === undefined) problems.push(`the ${stream} stream has not connected yet`);
+      else if (status.state === 'down') problems.push(`the ${stream} stream is down${why}`);
+      else if (wanted === 'reconciled' && status.state !== 'reconciled')
+        problems.push(`the ${stream} stream is not reconciled yet${why}: new orders are denied`);
+    }
+    return problems;
+  }
+
   /** Brings the metrics read from elsewhere (the venue's counters) up to date. @returns the exposition text */
   async scrape(): Promise<string> {
     for (const hook of this.scrapeHooks) hook();
@@ -94,7 +122,9 @@ export class VenueMetrics {
    * Serves `/metrics` over HTTP, with prom-client's process and Node.js metrics besides Keel's
    * (`process_resident_memory_bytes`, `process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`,
    * `nodejs_heap_size_used_bytes`, GC durations...), under their usual names so stock dashboards
-   * read them.
+   * read them; and the probes: `/healthz` answers 200 `ok` while the process does (a liveness
+   * probe), `/readyz` 200 `ready` while the venue's streams are in their {@link ReadyStates}, else
+   * 503 `not ready: ` and why (a readiness probe, see {@link VenueMetrics.readinessProblems}).
    * @param host - address to listen on
    * @param port - port, 0 = any free one
    * @returns the endpoint's URL
@@ -104,8 +134,17 @@ export class VenueMetrics {
     // Registered here, not for every run: its event-loop monitor only serves a scraped endpoint.
     collectDefaultMetrics({ register: this.registry });
     const server = createServer((req, res) => {
-      if (new URL(req.url ?? '/', 'http://keel').pathname !== '/metrics') {
-        res.writeHead(404).end('only /metrics here\n');
+      const path = new URL(req.url ?? '/', 'http://keel').pathname;
+      if (path === '/healthz' || path === '/readyz') {
+        const problems = path === '/healthz' ? [] : this.readinessProblems();
+        const body =
+          path === '/healthz' ? 'ok' : problems.length === 0 ? 'ready' : `not ready: ${problems.join('; ')}`;
+        res.writeHead(problems.length === 0 ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(`${body}\n`);
+        return;
+      }
+      if (path !== '/metrics') {
+        res.writeHead(404).end('only /metrics, /healthz and /readyz here\n');
         return;
       }
       this.scrape().then(

@@ -18,6 +18,7 @@ import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
 import { csvRecordingProblem, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { signalExitCode } from '../../compose/session-stop.ts';
 import { abortOnSignal } from '../../compose/signal-abort.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
@@ -132,7 +133,7 @@ function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): Con
  *   whose header cannot be read, a replay window outside the recordings or result files another
  *   run is writing, EXIT.RUNTIME_FAILURE when the run
  *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written),
- *   EXIT.INTERRUPTED / EXIT.TERMINATED when SIGINT / SIGTERM stopped it: the run stops at its next
+ *   EXIT.INTERRUPTED / EXIT.TERMINATED / EXIT.HANGUP when SIGINT / SIGTERM / SIGHUP stopped it: the run stops at its next
  *   batch, or the writing of its files before they replace the previous ones, and removes its
  *   temporary files (spill files, the event cache it was building, staged result files), no result
  *   written; a second signal meanwhile ends the process at once
@@ -149,20 +150,22 @@ export async function backtestCommand(
   const stopped = (signal: string) =>
     io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: stopped by ${signal}; no result written\n`);
   const stopping = (signal: string) =>
-    io.stderr.write(`${signal}: stopping after the current batch; Ctrl-C again to quit now\n`);
+    io.stderr.write(
+      `${signal}: stopping after the current batch; ${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now\n`,
+    );
   const stop = abortOnSignal({ stopping, forced: stopped });
   try {
     return await backtestAndSummarize(loaded, options, io, stop.signal);
   } catch (error) {
     if (stop.received === undefined || !stop.signal.aborted) throw error;
     stopped(stop.received);
-    return stop.received === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED;
+    return signalExitCode(stop.received);
   } finally {
     stop.end();
   }
 }
 
-/** {@link backtestCommand} while SIGINT and SIGTERM abort `signal`: it then throws the abort's reason. */
+/** {@link backtestCommand} while SIGINT, SIGTERM and SIGHUP abort `signal`: it then throws the abort's reason. */
 async function backtestAndSummarize(
   loaded: LoadedConfig,
   options: BacktestOptions,

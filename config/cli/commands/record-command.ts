@@ -2,16 +2,18 @@ import { OutputLocked, shownPath } from '../../../backtest/report/index.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
 import { PortInUse } from '../../compose/port-in-use.ts';
 import { recordMarketData } from '../../compose/record-run.ts';
+import { signalExitCode } from '../../compose/session-stop.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { portInUseLocation } from '../port-in-use-location.ts';
 
 /** Options of `keel record`. */
 export interface RecordOptions {
   /** Output file; defaults to the config's recording.path, else out/<name or mode>-market.jsonl.gz. */
   readonly out: string | undefined;
-  /** Stop after this many seconds; absent = until SIGINT. */
+  /** Stop after this many seconds; absent = until SIGINT, SIGTERM or SIGHUP. */
   readonly durationSec: number | undefined;
 }
 
@@ -20,8 +22,9 @@ export interface RecordOptions {
  * @param loaded - the validated config (mode live or paper)
  * @param options - output file and duration
  * @param io - output streams
- * @returns EXIT.OK after the duration, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (the
- *   recording is complete either way), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
+ * @returns EXIT.OK after the duration, EXIT.INTERRUPTED / EXIT.TERMINATED / EXIT.HANGUP after
+ *   SIGINT / SIGTERM / SIGHUP, also one during its start-up (the recording is closed and synced,
+ *   whole, either way), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
  *   recording or it would be written over one of the run's inputs (the config, the recording the
  *   paper venue replays, a strategy module), the recording the paper venue replays is not one
  *   (see `isBadInputFile`), or `metrics.port` / `paper.venuePort` is taken (`PortInUse`, checked
@@ -45,13 +48,10 @@ export async function recordCommand(
       return EXIT.RUNTIME_FAILURE;
     }
     io.stdout.write(`✔ ${outcome.frames} market-data frames recorded to ${shownPath(outcome.path)}\n`);
-    return outcome.stoppedBy === 'SIGINT'
-      ? EXIT.INTERRUPTED
-      : outcome.stoppedBy === 'SIGTERM'
-        ? EXIT.TERMINATED
-        : EXIT.OK;
+    return outcome.stoppedBy === 'duration' ? EXIT.OK : signalExitCode(outcome.stoppedBy);
   } catch (error) {
-    io.stderr.write(`✖ keel record: ${(error as Error).message}\n`);
+    const where = error instanceof PortInUse ? portInUseLocation(loaded.source, error) : '';
+    io.stderr.write(`✖ keel record: ${(error as Error).message}${where}\n`);
     return error instanceof OutputLocked ||
       error instanceof OutputCollision ||
       error instanceof PortInUse ||

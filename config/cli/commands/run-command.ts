@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { portInUseLocation } from '../port-in-use-location.ts';
 
 /** Options of `keel run`. */
 export interface RunOptions {
@@ -50,7 +51,8 @@ export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: 
     outcome.result.dispose?.();
     return outcome.exitCode;
   } catch (error) {
-    io.stderr.write(`✖ keel run: ${(error as Error).message}\n`);
+    const where = error instanceof PortInUse ? portInUseLocation(loaded.source, error) : '';
+    io.stderr.write(`✖ keel run: ${(error as Error).message}${where}\n`);
     if (error instanceof StartUpInterrupted) return signalExitCode(error.signal);
     return isBadInputFile(error) || error instanceof PortInUse
       ? EXIT.BAD_CONFIG_OR_USAGE

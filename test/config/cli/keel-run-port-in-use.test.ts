@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -54,6 +54,13 @@ describe('keel run with a port taken by another process', () => {
       expect(run.stderr).toContain(
         `✖ keel run: metrics.port ${port} is already in use on 127.0.0.1 (listen EADDRINUSE)`,
       );
+      // Two instances of one config (or of copies of an example) on a host meet at that line.
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const line = lines.findIndex((text) => text.startsWith('metrics:'));
+      const col = (lines[line] ?? '').indexOf(`port: ${port}`) + 'port: '.length + 1;
+      expect(run.stderr).toMatch(
+        new RegExp(`process → at metrics\\.port \\(.*paper\\.yaml:${line + 1}:${col}\\)\n$`),
+      );
       expect(run.code).toBe(2);
     });
   }, 60_000);
@@ -65,6 +72,7 @@ describe('keel run with a port taken by another process', () => {
       expect(run.stderr).toContain(
         `✖ keel run: paper.venuePort ${port} is already in use on 127.0.0.1 (listen EADDRINUSE)`,
       );
+      expect(run.stderr).toContain(`→ at paper.venuePort (--set paper.venuePort=${port})\n`);
       expect(run.code).toBe(2);
     });
   }, 60_000);

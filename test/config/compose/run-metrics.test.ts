@@ -225,6 +225,41 @@ describe('run metrics', () => {
     expect(again).toContain('keel_venue_reconnects_total{stream="private"} 1');
     expect(again).toContain('keel_venue_reconciled 1');
   });
+
+  it('is ready on /readyz only while the private stream is reconciled and the market stream up, as keel_venue_reconciled and keel_venue_connected read', async () => {
+    metrics = new RunMetrics(() => 0);
+    const status = new Subject<VenueStatus>();
+    metrics.watchVenue(status, {
+      private: createInboundCounters(),
+      market: createInboundCounters(),
+      rest: createInboundCounters(),
+    });
+    const url = await metrics.listen('127.0.0.1', 0);
+    const probe = async (path: string) => {
+      const response = await fetch(new URL(path, url));
+      return `${response.status} ${await response.text()}`;
+    };
+    expect(await probe('/readyz')).toBe(
+      '503 not ready: the private stream has not connected yet; the market stream has not connected yet\n',
+    );
+    status.next({ stream: 'market', state: 'up', ts: 0 });
+    status.next({ stream: 'private', state: 'up', ts: 0 });
+    expect(await probe('/readyz')).toBe(
+      '503 not ready: the private stream is not reconciled yet: new orders are denied\n',
+    );
+    status.next({ stream: 'private', state: 'reconciled', ts: 1 });
+    expect(await probe('/readyz')).toBe('200 ready\n');
+    expect(await (await fetch(url)).text()).toContain('keel_venue_reconciled 1');
+    status.next({ stream: 'private', state: 'down', ts: 2, reason: 'closed with code 1006' });
+    expect(await probe('/readyz')).toBe(
+      '503 not ready: the private stream is down (closed with code 1006)\n',
+    );
+    status.next({ stream: 'private', state: 'up', ts: 3, reason: 'the execution history cannot be read' });
+    expect(await probe('/readyz')).toBe(
+      '503 not ready: the private stream is not reconciled yet (the execution history cannot be read): new orders are denied\n',
+    );
+    expect(await probe('/healthz')).toBe('200 ok\n');
+  });
 });
 
 /** A denial as the kernel reports it. */

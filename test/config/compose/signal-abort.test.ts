@@ -3,13 +3,19 @@ import { EXIT } from '../../../config/cli/exit-codes.ts';
 import { abortOnSignal } from '../../../config/compose/signal-abort.ts';
 
 // The handlers are called as the process would call them, not by raising a real signal.
-const newest = (signal: 'SIGINT' | 'SIGTERM') => process.listeners(signal).at(-1) as () => void;
-const counts = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+const newest = (signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => process.listeners(signal).at(-1) as () => void;
+const counts = () => [
+  process.listenerCount('SIGINT'),
+  process.listenerCount('SIGTERM'),
+  process.listenerCount('SIGHUP'),
+];
 
 describe('a run a signal cancels', () => {
   it.each([
     ['SIGINT', EXIT.INTERRUPTED],
     ['SIGTERM', EXIT.TERMINATED],
+    // A closed terminal killed a backtest outright, its run lock and temporary files left behind.
+    ['SIGHUP', EXIT.HANGUP],
   ] as const)('is aborted by a first %s; a second one ends the process at once (exit %i)', (signal, code) => {
     const before = counts();
     const calls: string[] = [];

@@ -1,6 +1,9 @@
 import { connect } from 'node:net';
+import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VenueMetrics } from '../../../config/compose/venue-metrics.ts';
+import type { VenueStatus } from '../../../core/model/index.ts';
+import { createInboundCounters } from '../../../core/venue/index.ts';
 
 let metrics: VenueMetrics | undefined;
 afterEach(async () => {
@@ -48,5 +51,22 @@ describe('the /metrics endpoint', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('keel_venue_connected');
     expect((await fetch(new URL('/other?x=1', url))).status).toBe(404);
+  });
+
+  it("answers a supervisor's probes: /healthz while the process runs, /readyz while the market stream is up (keel record)", async () => {
+    const url = await served();
+    const status = new Subject<VenueStatus>();
+    metrics?.watchVenue(status, { market: createInboundCounters() });
+    const probe = async (path: string) => {
+      const response = await fetch(new URL(path, url));
+      return `${response.status} ${await response.text()}`;
+    };
+    expect(await probe('/healthz')).toBe('200 ok\n');
+    expect(await probe('/readyz')).toBe('503 not ready: the market stream has not connected yet\n');
+    status.next({ stream: 'market', state: 'up', ts: 0 });
+    expect(await probe('/readyz?verbose')).toBe('200 ready\n');
+    status.next({ stream: 'market', state: 'down', ts: 1, reason: 'closed with code 1006' });
+    expect(await probe('/readyz')).toBe('503 not ready: the market stream is down (closed with code 1006)\n');
+    expect(await probe('/healthz')).toBe('200 ok\n');
   });
 });

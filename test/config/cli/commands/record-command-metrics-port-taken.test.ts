@@ -61,6 +61,7 @@ metrics:
       { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) } } as never,
     );
     expect(stderr).toContain(`metrics.port ${port} is already in use`);
+    expect(stderr).toMatch(/ → at metrics\.port \(.*rec\.yaml:\d+:\d+\)\n$/);
     expect(readdirSync(dir), 'the earlier recording stays where it was').toEqual(['market.jsonl']);
     expect(readFileSync(out, 'utf8')).toBe("previous day's recording\n");
     expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
