@@ -6,7 +6,7 @@ import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 describe('percent columns of trades.csv and equity.csv', () => {
   it("writes a trade's returnPct as its returnFraction with the point moved, free of the float noise of x 100", () => {
     const base = aBacktestResult(60);
-    const [trade] = base.trades as readonly (typeof base.trades)[number][];
+    const [trade] = [...base.trades];
     // 0.029 * 100 is 2.9000000000000004; -0.07 * 100 is -7.000000000000001
     const trades = [
       { ...trade!, returnFraction: 0.029 },
