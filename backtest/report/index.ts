@@ -15,6 +15,7 @@ export {
   formatRatio,
   formatTime,
   NOT_DEFINED,
+  withWhyNotDefined,
 } from './html/format-values.ts';
 export {
   REJECTION_WARNING_START,
@@ -78,6 +79,8 @@ export { CostTally, costStats } from './metrics/cost-metrics.ts';
 export type { DrawdownFigures, DrawdownPeriod, DrawdownPoint, DrawdownStats } from './metrics/drawdown.ts';
 export { DrawdownTracker, drawdownSeries, drawdownStats } from './metrics/drawdown.ts';
 export { exposureTime } from './metrics/exposure.ts';
+export type { NullableMetric } from './metrics/not-defined-reasons.ts';
+export { whyNotDefined } from './metrics/not-defined-reasons.ts';
 export {
   annualizedReturn,
   annualizedVolatility,

@@ -13,6 +13,8 @@ import {
   shownPath,
   tookOverWarning,
   warningsAndNotes,
+  whyNotDefined,
+  withWhyNotDefined,
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
@@ -44,7 +46,8 @@ function day(ts: number): string {
 
 /**
  * The summary's headline figures, each written by the formatter the HTML report's statistics use
- * for it, so the terminal and the report never print the same figure two ways.
+ * for it, so the terminal and the report never print the same figure two ways (a figure that is
+ * not defined says why, as the report does).
  * @param result - the result
  * @param settle - the account currency
  * @returns e.g. `  fills 14, trades 7, return 12.86 %, final equity 11285.81 USDT, sharpe 0.012`
@@ -52,8 +55,8 @@ function day(ts: number): string {
 export function figuresLine(result: BacktestResult, settle: string): string {
   const m = result.metrics;
   return (
-    `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
-    `final equity ${formatMoney(m.equityFinal)}${settle === '' ? '' : ` ${settle}`}, sharpe ${formatRatio(m.sharpe)}`
+    `  fills ${result.fills.length}, trades ${result.trades.length}, return ${withWhyNotDefined(formatPercent(m.totalReturn), () => whyNotDefined('totalReturn', m))}, ` +
+    `final equity ${formatMoney(m.equityFinal)}${settle === '' ? '' : ` ${settle}`}, sharpe ${withWhyNotDefined(formatRatio(m.sharpe), () => whyNotDefined('sharpe', m))}`
   );
 }
 

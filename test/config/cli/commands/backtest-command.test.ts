@@ -18,4 +18,12 @@ describe('keel backtest summary', () => {
       );
     },
   );
+
+  it('says why sharpe is n/a, as the HTML statistics do', () => {
+    const result = aBacktestResult(4);
+    expect(result.metrics.sharpe).toBeNull();
+    expect(figuresLine(result, 'USDT')).toMatch(
+      /, sharpe n\/a \(not annualized: the run is shorter than a day\)$/,
+    );
+  });
 });
