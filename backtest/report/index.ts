@@ -192,6 +192,8 @@ export {
 export type { TrailingStopRecord, TrailingStopStep } from './result/trailing-stop-record.ts';
 export { TrailingStopLog } from './result/trailing-stop-record.ts';
 export { writeTextFile, writeTextFilesTogether } from './result/write-text-file.ts';
+export type { PaidLineScope } from './summary/summary-lines.ts';
+export { figuresLine, loanParts, loansLine, paidLine } from './summary/summary-lines.ts';
 export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';
 export type { PlacedSpend, RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';

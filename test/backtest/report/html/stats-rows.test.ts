@@ -36,9 +36,7 @@ describe('the stats table: why a figure is n/a', () => {
     const short = aBacktestResult(4).metrics; // 4 hourly samples
     expect(shown(short, 'Sharpe Ratio')).toBe('n/a (not annualized: the run is shorter than a day)');
     expect(shown(short, 'Sortino Ratio')).toBe('n/a (not annualized: the run is shorter than a day)');
-    expect(shown(short, 'Volatility (Ann.) [%]')).toBe(
-      'n/a (not annualized: the run is shorter than a day)',
-    );
+    expect(shown(short, 'Volatility (Ann.) [%]')).toBe('n/a (not annualized: the run is shorter than a day)');
     expect(shown(short, 'CAGR [%]')).toBe('n/a (the run is shorter than a day)');
     expect(shown(short, 'Calmar Ratio')).toBe('n/a (CAGR is n/a: the run is shorter than a day)');
   });
