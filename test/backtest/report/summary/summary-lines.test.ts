@@ -14,7 +14,7 @@ describe('the terminal summary of a backtest or a session', () => {
       const html = new Map(statsRows(result.metrics, 'USDT').map((r) => [r.label, r.value]));
       const pnl = result.metrics.equityFinal.sub(result.metrics.equityStart);
       expect(figuresLine(result, 'USDT')).toBe(
-        `  fills ${[...result.fills].length}, trades ${[...result.trades].length}, equity ${html.get('Equity Start [USDT]')} -> ${html.get('Equity Final [USDT]')} USDT (PnL ${pnl.gt(0) ? '+' : ''}${pnl.toFixed(2)} USDT, return ${html.get('Return [%]')}), sharpe ${html.get('Sharpe Ratio')}`,
+        `  fills ${[...result.fills].length}, trades ${[...result.trades].length}, equity ${html.get('Equity Start [USDT]')} -> ${html.get('Equity Final [USDT]')} USDT (PnL ${pnl.gt(0) ? '+' : ''}${formatMoney(pnl)} USDT, return ${html.get('Return [%]')}), sharpe ${html.get('Sharpe Ratio')}`,
       );
     },
   );
