@@ -15,6 +15,7 @@ export {
   formatRatio,
   formatTime,
   NOT_DEFINED,
+  withWhyNotDefined,
 } from './html/format-values.ts';
 export {
   REJECTION_WARNING_START,
@@ -78,6 +79,8 @@ export { CostTally, costStats } from './metrics/cost-metrics.ts';
 export type { DrawdownFigures, DrawdownPeriod, DrawdownPoint, DrawdownStats } from './metrics/drawdown.ts';
 export { DrawdownTracker, drawdownSeries, drawdownStats } from './metrics/drawdown.ts';
 export { exposureTime } from './metrics/exposure.ts';
+export type { NullableMetric } from './metrics/not-defined-reasons.ts';
+export { whyNotDefined } from './metrics/not-defined-reasons.ts';
 export {
   annualizedReturn,
   annualizedVolatility,
@@ -189,6 +192,8 @@ export {
 export type { TrailingStopRecord, TrailingStopStep } from './result/trailing-stop-record.ts';
 export { TrailingStopLog } from './result/trailing-stop-record.ts';
 export { writeTextFile, writeTextFilesTogether } from './result/write-text-file.ts';
+export type { PaidLineScope } from './summary/summary-lines.ts';
+export { figuresLine, loanParts, loansLine, paidLine } from './summary/summary-lines.ts';
 export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';
 export type { PlacedSpend, RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';

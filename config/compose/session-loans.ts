@@ -1,4 +1,4 @@
-import { type CashFlowRecord, formatMoney, loanTotals } from '../../backtest/report/index.ts';
+import { type CashFlowRecord, formatMoney, loanParts, loanTotals } from '../../backtest/report/index.ts';
 import { type Dec, type Loan, ZERO } from '../../core/model/index.ts';
 
 /**
@@ -36,13 +36,9 @@ export function sessionLoanParts(
   cashFlows: readonly CashFlowRecord[] | undefined,
   loans: SessionLoans | undefined,
 ): string[] {
+  if (loans === undefined) return loanParts(cashFlows ?? []);
   const totals = loanTotals(cashFlows ?? []);
   const money = (amount: Dec, coin: string) => `${formatMoney(amount)} ${coin}`;
-  if (loans === undefined)
-    return totals.map(
-      ({ coin, borrowed, repaid, owed }) =>
-        `borrowed ${money(borrowed, coin)}, repaid ${money(repaid, coin)}, ${money(owed, coin)} owed at the end`,
-    );
   const atStart = principalByCoin(loans.atStart);
   const atEnd = principalByCoin(loans.atEnd);
   const flows = new Map(totals.map((t) => [t.coin, t]));

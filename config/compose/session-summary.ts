@@ -1,9 +1,11 @@
 import {
   type BacktestResult,
   denialSummary,
-  formatMoney,
+  figuresLine,
   formatStrategyFault,
   liquidationNotice,
+  loansLine,
+  paidLine,
   shownPath,
   warningsAndNotes,
 } from '../../backtest/report/index.ts';
@@ -21,21 +23,22 @@ export function formatFill(fill: Execution): string {
 }
 
 /**
- * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), a
+ * The closing summary of a live or paper session: fills, strategies that threw (✖), a
  * liquidation of the account (⚠), setup mistakes that leave a strategy idle (⚠, e.g. bars of a
  * sym the feed never had, a statement that could not be fetched), what was paid in fees, funding
  * and interest and what was borrowed, repaid and still owed (from the venue's statement and, when
  * known, its loans at the start and the end), how many intents were denied
- * (by source and check), and where the recording,
+ * (by source and check), the figures a backtest's summary prints (fills, trades, equity, PnL,
+ * return, Sharpe, with its formatter), and where the recording,
  * result and report were written (or that they could not be, and why).
  * @param outcome - the session's outcome
  * @param synthetic - whether the market data was generated
  * @returns the text, lines ending in newlines
  */
 export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: boolean): string {
-  const pnl = outcome.endEquity.sub(outcome.startEquity);
   const settle = outcome.result.meta.runConfig.settleAsset;
-  const liquidated = liquidationNotice(outcome.result, typeof settle === 'string' ? settle : '');
+  const settleAsset = typeof settle === 'string' ? settle : '';
+  const liquidated = liquidationNotice(outcome.result, settleAsset);
   const denied = denialSummary(outcome.result);
   // As the report files them: post-only rejections are a note, not a setup warning.
   const said = warningsAndNotes(outcome.result.meta.warnings ?? [], outcome.result.orders);
@@ -47,8 +50,8 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
     ...said.warnings.map((warning) => `  ⚠ ${warning}`),
     ...said.notes.map((note) => `  note: ${note}`),
     ...(outcome.notes ?? []).map((note) => `  ${note}`),
-    `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
-    ...cashFlowLines(outcome.result, typeof settle === 'string' ? settle : '', outcome.loans),
+    figuresLine(outcome.result, settleAsset),
+    ...cashFlowLines(outcome.result, settleAsset, outcome.loans),
     ...(denied === undefined
       ? []
       : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
@@ -63,8 +66,8 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
 }
 
 /**
- * What the session paid besides its fills' PnL, and what it borrowed, as a backtest's summary
- * says it: the payments only when the venue's statement was read (otherwise a warning says why
+ * What the session paid besides its fills' PnL, and what it borrowed, with the backtest summary's
+ * formatter: the payments only when the venue's statement was read (otherwise a warning says why
  * not), the loans also when only the venue's loans are known (see {@link sessionLoanParts}).
  * Funding is shown when the session traded perpetuals or paid any; interest when it had loans or paid any.
  */
@@ -73,23 +76,10 @@ function cashFlowLines(
   settle: string,
   venueLoans: SessionLoans | undefined,
 ): string[] {
-  const m = result.metrics;
   const loans = sessionLoanParts(result.cashFlows, venueLoans);
-  const loanLines = loans.length === 0 ? [] : [`  loans: ${loans.join('; ')}`];
-  if (result.cashFlows === undefined) return loanLines;
-  const money = (amount: NonNullable<typeof m.fundingPaid>) =>
-    `${formatMoney(amount)}${settle === '' ? '' : ` ${settle}`}`;
+  if (result.cashFlows === undefined) return loansLine(loans);
   const perpetuals = result.cashFlows.some((f) => f.kind === 'FUNDING_FEE') || tradedPerpetuals(result.fills);
-  const paid = [
-    `  paid: fees ${money(m.feesPaid)}`,
-    m.fundingPaid === undefined || (!perpetuals && m.fundingPaid.isZero())
-      ? ''
-      : `, funding ${money(m.fundingPaid)}${m.fundingPaid.isNegative() ? ' (net received)' : ''}`,
-    m.interestPaid === undefined || (loans.length === 0 && m.interestPaid.isZero())
-      ? ''
-      : `, interest ${money(m.interestPaid)}`,
-  ].join('');
-  return [paid, ...loanLines];
+  return [paidLine(result.metrics, settle, { perpetuals, loans: loans.length > 0 }), ...loansLine(loans)];
 }
 
 /**

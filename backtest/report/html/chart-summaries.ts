@@ -1,4 +1,7 @@
 import { decimalOf } from '../../../core/model/index.ts';
+import type { EquitySample } from '../equity-sample.ts';
+import { type DrawdownPoint, drawdownSeries } from '../metrics/drawdown.ts';
+import type { BacktestResult } from '../result/backtest-result.ts';
 import type { ChartData, ChartPoint } from './chart-data.ts';
 import { formatMoney, formatPercent, formatPrice, formatTime } from './format-values.ts';
 
@@ -30,14 +33,45 @@ function spanText({ first, last, low, high }: Extremes, value: (v: number) => st
   return `from ${at(first)} to ${at(last)}: first ${value(first[1])}, last ${value(last[1])}, lowest ${value(low[1])} at ${at(low)}, highest ${value(high[1])} at ${at(high)}`;
 }
 
-/** A drawdown in percent drawn as a negative value, said as a positive percentage. */
-const drawdownText = (v: number): string => formatPercent(v === 0 ? 0 : -v / 100);
+/**
+ * The deepest drawdown and when, or that there was none: the depth is the metrics' (measured on
+ * every equity sample, as result.json holds it), its time theirs too, or for a result written
+ * before Keel recorded it the time of the deepest point of the stored curve.
+ */
+function deepestText(result: BacktestResult): string {
+  const { maxDrawdown, maxDrawdownTs } = result.metrics;
+  if (maxDrawdown === 0) return 'no drawdown';
+  const ts = maxDrawdownTs ?? deepestPointOf(drawdownSeries(result.equityCurve))?.ts;
+  return `max drawdown ${formatPercent(maxDrawdown)}${ts === undefined ? '' : ` at ${formatTime(ts)}`}`;
+}
 
-/** The deepest point of the drawdown line and when, or that there was none. */
-function deepestText(drawdown: readonly ChartPoint[]): string {
-  const x = extremesOf(drawdown);
-  if (x === undefined || x.low[1] === 0) return 'no drawdown';
-  return `max drawdown ${drawdownText(x.low[1])} at ${at(x.low)}`;
+/** The first of the deepest points of a drawdown series, none when it never falls. */
+function deepestPointOf(series: readonly DrawdownPoint[]): DrawdownPoint | undefined {
+  let deepest: DrawdownPoint | undefined;
+  for (const d of series) if (d.drawdown > (deepest?.drawdown ?? 0)) deepest = d;
+  return deepest;
+}
+
+/** The first, last, lowest and highest sample of an equity curve. */
+interface EquityExtremes {
+  readonly first: EquitySample;
+  readonly last: EquitySample;
+  readonly low: EquitySample;
+  readonly high: EquitySample;
+}
+
+/** First, last, lowest and highest equity sample of the curve (the earliest of equal lows or highs). */
+function equityExtremesOf(curve: readonly EquitySample[]): EquityExtremes | undefined {
+  const first = curve[0];
+  const last = curve[curve.length - 1];
+  if (first === undefined || last === undefined) return undefined;
+  let low = first;
+  let high = first;
+  for (const s of curve) {
+    if (s.equity.lt(low.equity)) low = s;
+    if (s.equity.gt(high.equity)) high = s;
+  }
+  return { first, last, low, high };
 }
 
 /**
@@ -63,26 +97,31 @@ export function priceChartSummary(series: ChartData['prices'][number], quote: st
 
 /**
  * The text alternative of the equity chart: its span, first, last, lowest and highest equity
- * (when), and the deepest drawdown drawn (when).
- * @param charts - the charts' data
+ * (when), and the deepest drawdown (when), all from the result's full curve and metrics, not from
+ * the points the chart draws (one a second).
+ * @param result - the result
  * @param asset - the currency equity is in (e.g. USDT); empty when unknown
  * @returns one sentence
  */
-export function equityChartSummary(charts: ChartData, asset: string): string {
-  const x = extremesOf(charts.equity);
+export function equityChartSummary(result: BacktestResult, asset: string): string {
+  const x = equityExtremesOf(result.equityCurve);
   const name = `Equity${asset === '' ? '' : ` in ${asset}`}`;
   if (x === undefined) return `${name}: no equity samples`;
-  return `${name} ${spanText(x, (v) => formatMoney(decimalOf(v)))}; ${deepestText(charts.drawdown)}`;
+  const when = (s: EquitySample) => formatTime(s.ts);
+  const money = (s: EquitySample) => formatMoney(s.equity);
+  return `${name} from ${when(x.first)} to ${when(x.last)}: first ${money(x.first)}, last ${money(x.last)}, lowest ${money(x.low)} at ${when(x.low)}, highest ${money(x.high)} at ${when(x.high)}; ${deepestText(result)}`;
 }
 
 /**
  * The text alternative of the drawdown chart: its span, the deepest drawdown (when) and the
- * drawdown at the end.
- * @param charts - the charts' data
+ * drawdown at the end, from the result's full curve and metrics.
+ * @param result - the result
  * @returns one sentence
  */
-export function drawdownChartSummary(charts: ChartData): string {
-  const x = extremesOf(charts.drawdown);
-  if (x === undefined) return 'Drawdown: no equity samples';
-  return `Drawdown below the running peak of equity from ${at(x.first)} to ${at(x.last)}: ${deepestText(charts.drawdown)}, ${drawdownText(x.last[1])} at the end`;
+export function drawdownChartSummary(result: BacktestResult): string {
+  const series = drawdownSeries(result.equityCurve);
+  const first = series[0];
+  const last = series[series.length - 1];
+  if (first === undefined || last === undefined) return 'Drawdown: no equity samples';
+  return `Drawdown below the running peak of equity from ${formatTime(first.ts)} to ${formatTime(last.ts)}: ${deepestText(result)}, ${formatPercent(last.drawdown)} at the end`;
 }

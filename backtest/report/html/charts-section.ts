@@ -84,5 +84,5 @@ export function chartsSection(result: BacktestResult, charts: ChartData, settleA
     .join('');
   const noScript =
     '<noscript><p class="muted">The charts are drawn by the page\'s script, which is off: each chart\'s summary stands in its place.</p></noscript>';
-  return `<section id="charts"><h2>Charts</h2>${noScript}${prices}${chartFigure('equity-chart', 'equity', `Equity${unit(settleAsset)}, ${TIME_AXIS}`, '', equityChartSummary(charts, settleAsset))}${chartFigure('drawdown-chart', 'drawdown', `Drawdown [%], ${TIME_AXIS}`, '', drawdownChartSummary(charts))}</section>`;
+  return `<section id="charts"><h2>Charts</h2>${noScript}${prices}${chartFigure('equity-chart', 'equity', `Equity${unit(settleAsset)}, ${TIME_AXIS}`, '', equityChartSummary(result, settleAsset))}${chartFigure('drawdown-chart', 'drawdown', `Drawdown [%], ${TIME_AXIS}`, '', drawdownChartSummary(result))}</section>`;
 }

@@ -4,6 +4,17 @@ import type { Dec } from '../../../core/model/index.ts';
 export const NOT_DEFINED = 'n/a';
 
 /**
+ * A formatted figure, with the reason it is not defined when it is not, so nobody reads a bare
+ * n/a as a fault.
+ * @param text - the figure as a formatter wrote it
+ * @param reason - why the figure is not defined (asked only when it is not)
+ * @returns the text, or e.g. `n/a (no closed trades)`
+ */
+export function withWhyNotDefined(text: string, reason: () => string): string {
+  return text === NOT_DEFINED ? `${NOT_DEFINED} (${reason()})` : text;
+}
+
+/**
  * Formats a fraction as a percentage. A value that is not zero but rounds to zero at `digits`
  * decimals keeps two significant digits, so a small loss does not read `-0.00 %`.
  * @param fraction - 0.1234 for 12.34 %, or null

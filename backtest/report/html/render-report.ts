@@ -134,9 +134,18 @@ function tradeStrategies(t: RoundTripTrade): string {
   return entry === exit ? entry : `${entry} → ${exit}`;
 }
 
+/**
+ * A name that may break after each underscore (`BINANCE_PERP_BTC_USDT`, a strategy id), so a long
+ * one wraps in its cell instead of widening the trade list past the window; a screen reader reads
+ * it whole.
+ */
+function breakableName(name: string): string {
+  return e(name).replaceAll('_', '_<wbr>');
+}
+
 function tradeRow(t: RoundTripTrade, i: number, withStrategy: boolean): string {
-  const strategy = withStrategy ? `<td>${e(tradeStrategies(t))}</td>` : '';
-  return `<tr><td class="num">${i + 1}</td>${strategy}<td>${e(t.sym)}</td><td>${e(t.direction)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(formatTime(t.entryTs))}</td><td>${e(formatTime(t.exitTs))}</td><td class="num">${e(formatPrice(t.entryPrice))}</td><td class="num">${e(formatPrice(t.exitPrice))}</td><td class="${signClass(t.pnl)}">${e(formatMoney(t.pnl))}</td><td class="${signClass(t.returnFraction)}">${e(formatPercent(t.returnFraction))}</td><td class="num">${e(formatMoney(t.fees))}</td><td class="num">${e(formatDuration(t.durationMs))}</td></tr>`;
+  const strategy = withStrategy ? `<td>${breakableName(tradeStrategies(t))}</td>` : '';
+  return `<tr><td class="num">${i + 1}</td>${strategy}<td>${breakableName(t.sym)}</td><td>${e(t.direction)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(formatTime(t.entryTs))}</td><td>${e(formatTime(t.exitTs))}</td><td class="num">${e(formatPrice(t.entryPrice))}</td><td class="num">${e(formatPrice(t.exitPrice))}</td><td class="${signClass(t.pnl)}">${e(formatMoney(t.pnl))}</td><td class="${signClass(t.returnFraction)}">${e(formatPercent(t.returnFraction))}</td><td class="num">${e(formatMoney(t.fees))}</td><td class="num">${e(formatDuration(t.durationMs))}</td></tr>`;
 }
 
 function tradesSection(result: BacktestResult, settleAsset: string): string {

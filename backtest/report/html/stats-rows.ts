@@ -2,7 +2,31 @@ import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import type { BuyAndHoldBasis, BuyAndHoldBenchmark } from '../metrics/buy-and-hold.ts';
 import type { LoanTotals } from '../metrics/cash-flow-metrics.ts';
-import { formatDuration, formatMoney, formatPercent, formatRatio, formatTime } from './format-values.ts';
+import { whyNotDefined } from '../metrics/not-defined-reasons.ts';
+import {
+  formatDuration,
+  formatMoney,
+  formatPercent,
+  formatRatio,
+  formatTime,
+  withWhyNotDefined,
+} from './format-values.ts';
+
+/** Nullable metrics shown as percents. */
+type PercentMetric =
+  | 'totalReturn'
+  | 'buyAndHoldReturn'
+  | 'annualizedReturn'
+  | 'annualizedVolatility'
+  | 'cagr'
+  | 'winRate'
+  | 'bestTrade'
+  | 'worstTrade'
+  | 'avgTrade'
+  | 'expectancy';
+
+/** Nullable metrics shown as plain ratios. */
+type RatioMetric = 'sharpe' | 'sortino' | 'calmar' | 'profitFactor' | 'sqn' | 'kelly' | 'turnoverRatio';
 
 /** One row of the stats table: backtesting.py's label, the value, and how it was computed. */
 export interface StatsRow {
@@ -13,7 +37,8 @@ export interface StatsRow {
 
 /**
  * The stats table of the report, in backtesting.py's order and words, each row saying how
- * it was computed (the formulas live on the metric functions; this is their one-line summary).
+ * it was computed (the formulas live on the metric functions; this is their one-line summary),
+ * and a figure that is not defined for the run saying why (`n/a (no closed trades)`).
  * @param m - the metrics
  * @param settleAsset - the currency money is shown in (for labels)
  * @param loans - the run's loan principal per coin (from `loanTotals`); a row each, after Interest Paid
@@ -26,6 +51,12 @@ export function statsRows(
 ): StatsRow[] {
   const money = settleAsset === '' ? '' : ` [${settleAsset}]`;
   const ann = m.annualization;
+  const pct = (metric: PercentMetric) =>
+    withWhyNotDefined(formatPercent(m[metric]), () => whyNotDefined(metric, m));
+  const ratio = (metric: RatioMetric) =>
+    withWhyNotDefined(formatRatio(m[metric]), () => whyNotDefined(metric, m));
+  const duration = (metric: 'maxTradeDurationMs' | 'avgTradeDurationMs') =>
+    withWhyNotDefined(formatDuration(m[metric]), () => whyNotDefined(metric, m));
   const basis =
     ann.periodsPerYear === null
       ? NOT_ANNUALIZED
@@ -46,38 +77,38 @@ export function statsRows(
       definition: 'cash + positions marked to market at the end',
     },
     { label: `Equity Peak${money}`, value: formatMoney(m.equityPeak), definition: 'highest equity sample' },
-    { label: 'Return [%]', value: formatPercent(m.totalReturn), definition: 'final / start - 1' },
+    { label: 'Return [%]', value: pct('totalReturn'), definition: 'final / start - 1' },
     {
       label: 'Buy & Hold Return [%]',
-      value: formatPercent(m.buyAndHoldReturn),
+      value: pct('buyAndHoldReturn'),
       definition: buyAndHoldDefinition(m.buyAndHoldBenchmark),
     },
     {
       label: 'Return (Ann.) [%]',
-      value: formatPercent(m.annualizedReturn),
+      value: pct('annualizedReturn'),
       definition: `(1 + geometric mean return)^P - 1; ${basis}`,
     },
     {
       label: 'Volatility (Ann.) [%]',
-      value: formatPercent(m.annualizedVolatility),
+      value: pct('annualizedVolatility'),
       definition: 'std(returns) x sqrt(P)',
     },
     {
       label: 'CAGR [%]',
-      value: formatPercent(m.cagr),
+      value: pct('cagr'),
       definition: '(final / start)^(365 days / duration) - 1',
     },
     {
       label: 'Sharpe Ratio',
-      value: formatRatio(m.sharpe),
+      value: ratio('sharpe'),
       definition: `(mean(r) - rf / P) / std(r) x sqrt(P), rf = ${formatPercent(ann.riskFreeRate)}`,
     },
     {
       label: 'Sortino Ratio',
-      value: formatRatio(m.sortino),
+      value: ratio('sortino'),
       definition: `mean(x) / sqrt(mean(min(x, 0)^2)) x sqrt(P), x = r - rf / P, rf = ${formatPercent(ann.riskFreeRate)}`,
     },
-    { label: 'Calmar Ratio', value: formatRatio(m.calmar), definition: 'CAGR / max drawdown' },
+    { label: 'Calmar Ratio', value: ratio('calmar'), definition: 'CAGR / max drawdown' },
     {
       label: 'Max. Drawdown [%]',
       value: formatPercent(-m.maxDrawdown),
@@ -105,41 +136,41 @@ export function statsRows(
     },
     {
       label: 'Win Rate [%]',
-      value: formatPercent(m.winRate),
+      value: pct('winRate'),
       definition: 'trades with PnL > 0 / trades',
     },
     {
       label: 'Best Trade [%]',
-      value: formatPercent(m.bestTrade),
+      value: pct('bestTrade'),
       definition: 'highest trade return (PnL net of fees / entry notional)',
     },
-    { label: 'Worst Trade [%]', value: formatPercent(m.worstTrade), definition: 'lowest trade return' },
-    { label: 'Avg. Trade [%]', value: formatPercent(m.avgTrade), definition: 'geometric mean trade return' },
+    { label: 'Worst Trade [%]', value: pct('worstTrade'), definition: 'lowest trade return' },
+    { label: 'Avg. Trade [%]', value: pct('avgTrade'), definition: 'geometric mean trade return' },
     {
       label: 'Max. Trade Duration',
-      value: formatDuration(m.maxTradeDurationMs),
+      value: duration('maxTradeDurationMs'),
       definition: 'longest exit - entry',
     },
     {
       label: 'Avg. Trade Duration',
-      value: formatDuration(m.avgTradeDurationMs),
+      value: duration('avgTradeDurationMs'),
       definition: 'mean exit - entry',
     },
     {
       label: 'Profit Factor',
-      value: formatRatio(m.profitFactor),
+      value: ratio('profitFactor'),
       definition:
         'gross profit / gross loss of trades, in money net of fees (backtesting.py: of trade returns)',
     },
     {
       label: 'Expectancy [%]',
-      value: formatPercent(m.expectancy),
+      value: pct('expectancy'),
       definition: 'arithmetic mean trade return',
     },
-    { label: 'SQN', value: formatRatio(m.sqn), definition: 'sqrt(trades) x mean(PnL) / std(PnL)' },
+    { label: 'SQN', value: ratio('sqn'), definition: 'sqrt(trades) x mean(PnL) / std(PnL)' },
     {
       label: 'Kelly Criterion',
-      value: formatRatio(m.kelly),
+      value: ratio('kelly'),
       definition: 'W - (1 - W) / (avg win / avg loss)',
     },
     { label: `Fees Paid${money}`, value: formatMoney(m.feesPaid), definition: 'fees - rebates of all fills' },
@@ -148,7 +179,7 @@ export function statsRows(
     { label: `Turnover${money}`, value: formatMoney(m.turnover), definition: 'traded notional of all fills' },
     {
       label: 'Turnover / Mean Equity',
-      value: formatRatio(m.turnoverRatio),
+      value: ratio('turnoverRatio'),
       definition: 'turnover / mean equity',
     },
   ];

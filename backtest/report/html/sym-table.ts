@@ -2,7 +2,7 @@ import type { Dec } from '../../../core/model/index.ts';
 import type { SymFigures } from '../metrics/sym-breakdown.ts';
 import type { BacktestResult } from '../result/backtest-result.ts';
 import { escapeHtml as e } from './escape-html.ts';
-import { formatMoney, formatPercent } from './format-values.ts';
+import { formatMoney, formatPercent, withWhyNotDefined } from './format-values.ts';
 
 function signClass(value: Dec | number | null): string {
   const n = value === null ? 0 : typeof value === 'number' ? value : value.toNumber();
@@ -11,7 +11,7 @@ function signClass(value: Dec | number | null): string {
 
 function symRow(label: string, f: SymFigures, total: boolean): string {
   const head = total ? `<th scope="row">${e(label)}</th>` : `<td>${e(label)}</td>`;
-  return `<tr${total ? ' class="total"' : ''}>${head}<td class="num">${f.trades}</td><td class="num">${e(formatPercent(f.winRate))}</td><td class="${signClass(f.netPnl)}">${e(formatMoney(f.netPnl))}</td><td class="num">${e(formatMoney(f.fees))}</td><td class="${signClass(f.returnContribution)}">${e(formatPercent(f.returnContribution))}</td><td class="num">${e(formatPercent(f.exposureTime))}</td></tr>`;
+  return `<tr${total ? ' class="total"' : ''}>${head}<td class="num">${f.trades}</td><td class="num">${e(withWhyNotDefined(formatPercent(f.winRate), () => 'no closed trades'))}</td><td class="${signClass(f.netPnl)}">${e(formatMoney(f.netPnl))}</td><td class="num">${e(formatMoney(f.fees))}</td><td class="${signClass(f.returnContribution)}">${e(withWhyNotDefined(formatPercent(f.returnContribution), () => 'the starting equity is not positive'))}</td><td class="num">${e(formatPercent(f.exposureTime))}</td></tr>`;
 }
 
 /**

@@ -119,6 +119,12 @@ export interface BacktestMetrics extends TradeStats, Partial<CashFlowStats>, Par
   readonly sortino: number | null;
   readonly calmar: number | null;
   readonly maxDrawdown: number;
+  /**
+   * Time of the equity sample at {@link maxDrawdown} (the first of equal depths), measured on
+   * every sample as the depth is; absent when equity never fell, and in result files written
+   * before Keel recorded it.
+   */
+  readonly maxDrawdownTs?: number;
   readonly avgDrawdown: number;
   readonly maxDrawdownDurationMs: number;
   readonly avgDrawdownDurationMs: number;
@@ -190,6 +196,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     sortino: sortinoRatio(returns, periodsPerYear, basis.riskFreeRate),
     calmar: calmarRatio(growth, drawdowns.maxDrawdown),
     maxDrawdown: drawdowns.maxDrawdown,
+    ...(drawdowns.maxDrawdownTs === undefined ? {} : { maxDrawdownTs: drawdowns.maxDrawdownTs }),
     avgDrawdown: drawdowns.avgDrawdown,
     maxDrawdownDurationMs: drawdowns.maxDrawdownDurationMs,
     avgDrawdownDurationMs: drawdowns.avgDrawdownDurationMs,

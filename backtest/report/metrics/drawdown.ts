@@ -24,6 +24,11 @@ export interface DrawdownPeriod {
 export interface DrawdownStats {
   /** max over t of drawdown(t), in [0, 1]; 0 when equity never falls. */
   readonly maxDrawdown: number;
+  /**
+   * Time of the sample at {@link maxDrawdown} (the first of equal depths); absent when equity
+   * never falls (and in result files written before Keel recorded it).
+   */
+  readonly maxDrawdownTs?: number;
   /** mean depth of the drawdown periods; 0 without any. */
   readonly avgDrawdown: number;
   /** longest endTs - peakTs of the periods, milliseconds; 0 without any. */
@@ -88,7 +93,10 @@ export class DrawdownTracker {
     if (equity > t.peak) t.peak = equity;
     const drawdown = t.peak > 0 ? Math.min(1, Math.max(0, 1 - equity / t.peak)) : 0;
     if (drawdown > 0) {
-      t.depth = Math.max(t.depth, drawdown);
+      if (drawdown > t.depth) {
+        t.depth = drawdown;
+        t.depthTs = ts;
+      }
       return;
     }
     if (t.depth > 0) this.close(ts, true);
@@ -102,15 +110,21 @@ export class DrawdownTracker {
     return [...(this.kept ?? []), ...(open ? [open] : [])];
   }
 
-  /** @returns max and average depth and duration, the period still open counted up to the last sample */
+  /**
+   * @returns max and average depth and duration, the period still open counted up to the last
+   *   sample, and when the deepest point was
+   */
   figures(): DrawdownFigures {
     const t = this.state;
     const open = this.openPeriod();
     const n = t.count + (open ? 1 : 0);
     const depthSum = t.depthSum + (open?.depth ?? 0);
     const duration = open ? open.endTs - open.peakTs : 0;
+    const deepestOpen = open !== undefined && open.depth > t.maxDepth;
+    const maxDrawdown = deepestOpen ? t.depth : t.maxDepth;
     return {
-      maxDrawdown: Math.max(t.maxDepth, open?.depth ?? 0),
+      maxDrawdown,
+      ...(maxDrawdown === 0 ? {} : { maxDrawdownTs: deepestOpen ? t.depthTs : t.maxDepthTs }),
       avgDrawdown: n === 0 ? 0 : depthSum / n,
       maxDrawdownDurationMs: Math.max(t.maxDuration, duration),
       avgDrawdownDurationMs: n === 0 ? 0 : (t.durationSum + duration) / n,
@@ -126,7 +140,10 @@ export class DrawdownTracker {
     const t = this.state;
     const duration = endTs - t.peakTs;
     t.count++;
-    t.maxDepth = Math.max(t.maxDepth, t.depth);
+    if (t.depth > t.maxDepth) {
+      t.maxDepth = t.depth;
+      t.maxDepthTs = t.depthTs;
+    }
     t.depthSum += t.depth;
     t.maxDuration = Math.max(t.maxDuration, duration);
     t.durationSum += duration;
@@ -140,9 +157,11 @@ function emptyState(): TrackerState {
     peak: Number.NEGATIVE_INFINITY,
     peakTs: Number.NaN,
     depth: 0,
+    depthTs: Number.NaN,
     lastTs: Number.NaN,
     count: 0,
     maxDepth: 0,
+    maxDepthTs: Number.NaN,
     depthSum: 0,
     maxDuration: 0,
     durationSum: 0,
@@ -155,9 +174,11 @@ function copyState(from: TrackerState, to: TrackerState): void {
   to.peak = from.peak;
   to.peakTs = from.peakTs;
   to.depth = from.depth;
+  to.depthTs = from.depthTs;
   to.lastTs = from.lastTs;
   to.count = from.count;
   to.maxDepth = from.maxDepth;
+  to.maxDepthTs = from.maxDepthTs;
   to.depthSum = from.depthSum;
   to.maxDuration = from.maxDuration;
   to.durationSum = from.durationSum;
@@ -169,9 +190,13 @@ interface TrackerState {
   peak: number;
   peakTs: number;
   depth: number;
+  /** Time of the deepest sample of the period still open. */
+  depthTs: number;
   lastTs: number;
   count: number;
   maxDepth: number;
+  /** Time of the deepest sample of the closed periods. */
+  maxDepthTs: number;
   depthSum: number;
   maxDuration: number;
   durationSum: number;

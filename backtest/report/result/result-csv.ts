@@ -75,7 +75,8 @@ export function isoTime(ts: number): string {
  * The round-trip trades as CSV, one row per trade (closed trades first, then open ones with
  * empty exit columns), line by line: the trades are read as the lines are taken. Units: `returnPct`
  * is a percent (pnl / entry notional x 100, so 0.28 = +0.28 %), where `returnFraction` in
- * result.json is the same figure as a fraction (0.0028); money columns are in the quote asset,
+ * result.json is the same figure as a fraction (0.0028): its digits with the point moved, without
+ * the float noise of a product (0.029 is 2.9, not 2.9000000000000004); money columns are in the quote asset,
  * `durationMs` in milliseconds, times ISO 8601 UTC.
  * @param result - the backtest result
  * @returns the lines of `trades.csv`, each ending with a line break
@@ -116,7 +117,7 @@ export function tradesCsvLines(result: BacktestResult): Generator<string> {
         t.grossPnl,
         t.fees,
         t.pnl,
-        t.returnFraction * 100,
+        percentOf(t.returnFraction),
         t.durationMs,
         t.entryOrderId,
         t.exitOrderId,
@@ -242,7 +243,8 @@ export function ordersCsvLines(result: BacktestResult): Generator<string> {
 }
 
 /**
- * The equity curve with its drawdown as CSV.
+ * The equity curve with its drawdown as CSV: `drawdownPct` is the drawdown fraction's digits with
+ * the point moved (0.56 is 56, not 56.00000000000001 from x 100).
  * @param result - the backtest result
  * @returns the lines of `equity.csv`: time, ts (epoch ms), equity, drawdownPct
  */
@@ -250,7 +252,7 @@ export function equityCsvLines(result: BacktestResult): Generator<string> {
   const drawdowns = drawdownSeries(result.equityCurve);
   return csvLines(
     ['time', 'ts', 'equity', 'drawdownPct'],
-    result.equityCurve.map((s, i) => [isoTime(s.ts), s.ts, s.equity, (drawdowns[i]?.drawdown ?? 0) * 100]),
+    result.equityCurve.map((s, i) => [isoTime(s.ts), s.ts, s.equity, percentOf(drawdowns[i]?.drawdown ?? 0)]),
   );
 }
 

@@ -210,6 +210,8 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   sortino: nullableNumber,
   calmar: nullableNumber,
   maxDrawdown: z.number(),
+  // Absent when equity never fell, and in result files written before Keel recorded it.
+  maxDrawdownTs: z.number().optional(),
   avgDrawdown: z.number(),
   maxDrawdownDurationMs: z.number(),
   avgDrawdownDurationMs: z.number(),

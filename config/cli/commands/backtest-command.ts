@@ -1,15 +1,13 @@
 import {
-  type BacktestMetrics,
-  type BacktestResult,
   denialSummary,
-  formatMoney,
-  formatPercent,
-  formatRatio,
+  figuresLine,
   formatStrategyFault,
   formatStrategyRejection,
   liquidationNotice,
-  loanTotals,
+  loanParts,
+  loansLine,
   OutputLocked,
+  paidLine,
   shownPath,
   tookOverWarning,
   warningsAndNotes,
@@ -41,61 +39,6 @@ export interface BacktestOptions {
 function day(ts: number): string {
   const iso = new Date(ts).toISOString();
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
-}
-
-/**
- * The summary's headline figures, each written by the formatter the HTML report's statistics use
- * for it, so the terminal and the report never print the same figure two ways.
- * @param result - the result
- * @param settle - the account currency
- * @returns e.g. `  fills 14, trades 7, return 12.86 %, final equity 11285.81 USDT, sharpe 0.012`
- */
-export function figuresLine(result: BacktestResult, settle: string): string {
-  const m = result.metrics;
-  return (
-    `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
-    `final equity ${formatMoney(m.equityFinal)}${settle === '' ? '' : ` ${settle}`}, sharpe ${formatRatio(m.sharpe)}`
-  );
-}
-
-/**
- * What the run paid besides its trades' prices: fees, and funding and interest when the result has
- * them and the run could pay them (funding with a perpetual among its instruments, interest with
- * loan terms) or did.
- * @param m - the result's metrics
- * @param settle - the account currency
- * @param config - the run's config, for its instruments and loan terms
- * @returns e.g. `  paid: fees 8.00 USDT, funding 3.10 USDT, interest 0.00 USDT`
- */
-function paidLine(m: BacktestMetrics, settle: string, config: LoadedConfig['config']): string {
-  const money = (amount: BacktestMetrics['feesPaid']) =>
-    `${formatMoney(amount)}${settle === '' ? '' : ` ${settle}`}`;
-  const perpetuals = config.instruments.some((instrument) => instrument.sym.includes('_PERP_'));
-  const loans = config.backtest?.loans !== undefined;
-  return [
-    `  paid: fees ${money(m.feesPaid)}`,
-    m.fundingPaid === undefined || (!perpetuals && m.fundingPaid.isZero())
-      ? ''
-      : `, funding ${money(m.fundingPaid)}${m.fundingPaid.isNegative() ? ' (net received)' : ''}`,
-    m.interestPaid === undefined || (!loans && m.interestPaid.isZero())
-      ? ''
-      : `, interest ${money(m.interestPaid)}`,
-  ].join('');
-}
-
-/**
- * What the run borrowed and repaid, per coin, when it used margin loans.
- * @param result - the result, with its cash flows
- * @returns e.g. `  loans: borrowed 25000.00 USDT, repaid 0.00 USDT, 25000.00 USDT owed at the end`; undefined without loans
- */
-function loanLine(result: BacktestResult): string | undefined {
-  const loans = loanTotals(result.cashFlows ?? []);
-  if (loans.length === 0) return undefined;
-  const parts = loans.map(
-    ({ coin, borrowed, repaid, owed }) =>
-      `borrowed ${formatMoney(borrowed)} ${coin}, repaid ${formatMoney(repaid)} ${coin}, ${formatMoney(owed)} ${coin} owed at the end`,
-  );
-  return `  loans: ${parts.join('; ')}`;
 }
 
 /** A replay window that misses the recordings, as a config problem located at `--from`/`--to` or its YAML line. */
@@ -217,14 +160,12 @@ async function backtestAndSummarize(
       : EXIT.RUNTIME_FAILURE;
   }
   const { result, paths, eventCaches } = outcome;
-  const m = result.metrics;
   const settle =
     accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? '';
   const faults = result.faults ?? [];
   const liquidated = liquidationNotice(result, settle);
   // As the report files them: post-only rejections are a note, not a setup warning.
   const said = warningsAndNotes(result.meta.warnings ?? [], result.orders);
-  const loans = loanLine(result);
   const denied = denialSummary(result);
   const denialsCsv = paths.csv.find((path) => path.endsWith('.denials.csv'));
   io.stdout.write(
@@ -238,8 +179,11 @@ async function backtestAndSummarize(
       ...said.warnings.map((warning) => `  ⚠ ${warning}`),
       ...said.notes.map((note) => `  note: ${note}`),
       figuresLine(result, settle),
-      paidLine(m, settle, loaded.config),
-      ...(loans === undefined ? [] : [loans]),
+      paidLine(result.metrics, settle, {
+        perpetuals: loaded.config.instruments.some((instrument) => instrument.sym.includes('_PERP_')),
+        loans: loaded.config.backtest?.loans !== undefined,
+      }),
+      ...loansLine(loanParts(result.cashFlows ?? [])),
       ...(denied === undefined
         ? []
         : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),

@@ -59,7 +59,7 @@ describe('keel backtest: funding, interest and liquidation in the summary', () =
     expect(run.stderr).toBe('');
     expect(run.code).toBe(EXIT.OK);
     expect(run.stdout).toMatch(/^✔ /);
-    expect(run.stdout).toContain('final equity 9988.90 USDT');
+    expect(run.stdout).toContain('-> 9988.90 USDT (PnL -11.10 USDT, return -0.11 %)');
     // No loan terms, so no interest could be paid and the line leaves it out.
     expect(run.stdout).toContain('\n  paid: fees 8.00 USDT, funding 3.10 USDT\n');
   }, 60_000);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatMoney } from '../../../backtest/report/index.ts';
 import { runConfiguredSession } from '../../../config/compose/session-run.ts';
 import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
 import { D } from '../../../core/model/index.ts';
@@ -34,9 +35,7 @@ describe('a paper session starting with coins besides its cash', () => {
     const curve = outcome.result.equityCurve;
     expect(curve[0]?.equity.toFixed()).toBe(outcome.startEquity.toFixed());
     expect(curve.at(-1)?.equity.toFixed()).toBe(outcome.endEquity.toFixed());
-    expect(formatSessionSummary(outcome, true)).toContain(
-      `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> `,
-    );
+    expect(formatSessionSummary(outcome, true)).toContain(`, equity ${formatMoney(outcome.startEquity)} -> `);
     outcome.result.dispose?.();
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { POST_ONLY_TAKE_REASON } from '../../../backtest/report/html/post-only-rejections.ts';
-import type { OrderRecord } from '../../../backtest/report/index.ts';
+import { formatMoney, formatPercent, formatRatio, type OrderRecord } from '../../../backtest/report/index.ts';
 import { type SessionRecord, sessionResult } from '../../../config/compose/session-result.ts';
 import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
 import type { VenueSessionOutcome } from '../../../config/compose/venue-session-options.ts';
@@ -21,6 +21,21 @@ function outcomeOf(result: VenueSessionOutcome['result']): VenueSessionOutcome {
     result,
   };
 }
+
+describe('paper and live sessions: the figures', () => {
+  it("prints equity, PnL, return, sharpe and what was paid as a backtest's summary does, with its currency", () => {
+    const result = aBacktestResultWithCashFlows();
+    const m = result.metrics;
+    const pnl = m.equityFinal.sub(m.equityStart);
+    const lines = formatSessionSummary(outcomeOf(result), false).split('\n');
+    expect(lines).toContain(
+      `  fills ${result.fills.length}, trades ${result.trades.length}, equity ${formatMoney(m.equityStart)} -> ${formatMoney(m.equityFinal)} USDT (PnL ${formatMoney(pnl)} USDT, return ${formatPercent(m.totalReturn)}), sharpe ${formatRatio(m.sharpe)}`,
+    );
+    expect(lines).toContain(
+      `  paid: fees ${formatMoney(m.feesPaid)} USDT, funding 0.52 USDT, interest 0.10 USDT`,
+    );
+  });
+});
 
 describe('paper and live sessions: liquidations', () => {
   it('warn in the closing summary when the venue liquidated the account', () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRINT_CHART_WIDTH } from '../../../../backtest/report/html/page-scripts.ts';
 import { writeHtmlReport } from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
 import { aBacktestResult, withAlgoOrdersAndDenials } from '../../../kit/backtest-result-builders.ts';
 import { CHROMIUM_PATH, hasChromium, type OpenPage, openInChromium } from '../../../kit/headless-chromium.ts';
 
@@ -126,6 +127,46 @@ describe.skipIf(!hasChromium)(
         ];
         expect(rights.length).toBeGreaterThan(0);
         for (const r of rights) expect(r.right, `${r.at}, window 720 px`).toBeLessThanOrEqual(720);
+      } finally {
+        await open.close();
+      }
+    }, 90_000);
+
+    it('fits the trade list in a 1024 px laptop window, long syms, strategies and prices wrapped, with no sideways scroll', async () => {
+      // Two strategies (the Strategy column), a perpetual's long name, a volume-weighted price of 12
+      // digits, times with milliseconds and a duration of days: the widest rows a run writes.
+      const base = aBacktestResult(300);
+      // Ten copies of its trades make the list taller than the window, to scroll through.
+      const trades = Array.from({ length: 10 }, () => [...base.trades])
+        .flat()
+        .map((t, i) => ({
+          ...t,
+          entryStrategyId: i % 2 === 0 ? 'sma_cross_btc' : 'breakout_btc',
+          exitStrategyId: 'sma_cross_btc',
+          entryPrice: D('94961.40608365019011406844106463878326996'),
+          qty: D('0.526'),
+          entryTs: t.entryTs + 123,
+          durationMs: 3 * 86_400_000 + 4 * 3_600_000 + 5 * 60_000 + 6_007,
+        }));
+      const path = await writeHtmlReport({ ...base, trades }, join(dir, 'wide-trades.html'), {
+        settleAsset: 'USDT',
+      });
+      const open = await openInChromium(path, { width: 1024, height: 900 });
+      try {
+        await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+        const rights = [
+          ...(await rightEdges(open, 'table.trades')),
+          ...(await rightEdges(open, 'table.trades tr:first-child > *:last-child')),
+        ];
+        for (const r of rights) expect(r.right, `${r.at}, window 1024 px`).toBeLessThanOrEqual(1024 - 24);
+        expect(await open.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1024);
+        // Still a table a screen reader walks by its column headers, which stay on top as it scrolls.
+        expect(await open.page.locator('table.trades thead th').count()).toBe(13);
+        const table = await open.page.locator('table.trades').boundingBox();
+        await open.page.evaluate(`window.scrollTo(0, ${Math.round(table!.y + table!.height / 2)})`);
+        await open.page.waitForTimeout(200);
+        const header = await open.page.locator('table.trades thead th').first().boundingBox();
+        expect(Math.round(header!.y), 'trade list header row at the top of the window').toBe(0);
       } finally {
         await open.close();
       }

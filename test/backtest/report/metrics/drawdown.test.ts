@@ -106,6 +106,32 @@ describe('drawdown', () => {
   });
 });
 
+describe('drawdown: when the deepest point was', () => {
+  it('names the time of the deepest sample, the first of equal depths, and none without a drawdown', () => {
+    // 100 -> 80 at t=1000 (20 %), recovered, then 110 -> 88 at t=4000 (20 % again) and 99
+    const stats = drawdownStats(equityCurveOf([100, 80, 110, 88, 99], 1000, 0));
+    expect(stats.maxDrawdown).toBeCloseTo(0.2, 12);
+    expect(stats.maxDrawdownTs).toBe(1000);
+    const later = drawdownStats(equityCurveOf([100, 90, 110, 77, 99], 1000, 0));
+    expect(later.maxDrawdownTs).toBe(3000);
+    expect(drawdownStats(equityCurveOf([100, 100, 120], 1000)).maxDrawdownTs).toBeUndefined();
+  });
+
+  it('tracked one sample at a time, is the first time the series reaches its max drawdown (property)', () => {
+    fc.assert(
+      fc.property(arbitraryEquityCurve(), (curve) => {
+        const series = drawdownSeries(curve);
+        const deepest = Math.max(0, ...series.map((d) => d.drawdown));
+        const tracker = new DrawdownTracker();
+        for (const s of curve) tracker.add(s.ts, s.equity.toNumber());
+        expect(tracker.figures().maxDrawdownTs).toBe(
+          deepest === 0 ? undefined : series.find((d) => d.drawdown === deepest)?.ts,
+        );
+      }),
+    );
+  });
+});
+
 describe('drawdown tracker: a sample of the same time replaces the one before', () => {
   it('counts no period for a fee booked at the moment of a new high (the end-of-run close at zero latency)', () => {
     const tracker = new DrawdownTracker(true);
@@ -118,6 +144,7 @@ describe('drawdown tracker: a sample of the same time replaces the one before', 
     ]);
     expect(tracker.figures()).toEqual({
       maxDrawdown: 0.050000000000000044,
+      maxDrawdownTs: 1,
       avgDrawdown: 0.050000000000000044,
       maxDrawdownDurationMs: 2,
       avgDrawdownDurationMs: 2,
@@ -133,6 +160,7 @@ describe('drawdown tracker: a sample of the same time replaces the one before', 
     expect(tracker.periods()).toEqual([
       { peakTs: 0, endTs: 2, recovered: false, depth: 0.09999999999999998 },
     ]);
+    expect(tracker.figures().maxDrawdownTs).toBe(1);
   });
 
   it('fed earlier samples of a time before its last, counts as fed only the last of each time', () => {

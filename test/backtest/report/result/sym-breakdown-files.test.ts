@@ -72,6 +72,22 @@ describe('the per-sym breakdown in the result files', () => {
     );
   });
 
+  it("says in the report's By sym table why a sym's win rate is n/a", () => {
+    const base = withBreakdown(aBacktestResult(60));
+    const row = {
+      sym: 'BINANCE_PERP_BTC_USDT',
+      trades: 0,
+      winRate: null,
+      netPnl: D(0),
+      fees: D('1'),
+      returnContribution: 0,
+      exposureTime: 0.5,
+    };
+    const page = renderHtmlReport({ ...base, symBreakdown: { syms: [row], total: row } });
+    const table = page.slice(page.indexOf('<section id="syms">'), page.indexOf('<section id="trades">'));
+    expect(table).toContain('<td class="num">0</td><td class="num">n/a (no closed trades)</td>');
+  });
+
   it('writes each percent as its ratio with the point moved, free of the float noise of ratio x 100', () => {
     const base = withBreakdown(aBacktestResult(60));
     const row = {

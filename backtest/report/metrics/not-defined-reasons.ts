@@ -1,0 +1,76 @@
+import { DAY_MS } from './annualization.ts';
+import type { BacktestMetrics } from './backtest-metrics.ts';
+
+/** The metrics that are null when they are not defined for a run. */
+export type NullableMetric = {
+  [K in keyof BacktestMetrics]-?: null extends BacktestMetrics[K] ? K : never;
+}[keyof BacktestMetrics];
+
+const NO_TRADES = 'no closed trades';
+const SHORT_RUN = 'the run is shorter than a day';
+
+/** Why the returns are not annualized (the figures built on them are then not defined), if they are not. */
+function notAnnualized(m: BacktestMetrics): string | undefined {
+  if (m.annualization.periodsPerYear !== null) return undefined;
+  return `not annualized: ${m.durationMs < DAY_MS ? SHORT_RUN : 'the equity curve has too few samples for a return'}`;
+}
+
+/** Why a figure on the period returns is not defined before its own reason: not annualized, or ruin. */
+function returnsProblem(m: BacktestMetrics): string | undefined {
+  return notAnnualized(m) ?? (m.annualization.ruinTs === undefined ? undefined : 'equity reached zero');
+}
+
+function cagrReason(m: BacktestMetrics): string {
+  if (m.durationMs < DAY_MS) return SHORT_RUN;
+  if (m.equityStart.lte(0)) return 'the starting equity is not positive';
+  return m.equityFinal.lt(0) ? 'the final equity is below zero' : 'too large to state';
+}
+
+/** Each nullable metric's reason, tried when the metric is null; the first that applies. */
+const REASONS: Readonly<Record<NullableMetric, (m: BacktestMetrics) => string>> = {
+  totalReturn: () => 'the starting equity is 0',
+  buyAndHoldReturn: () => 'no price series to buy and hold',
+  annualizedReturn: (m) => notAnnualized(m) ?? 'no returns',
+  annualizedVolatility: (m) => returnsProblem(m) ?? 'fewer than two returns',
+  cagr: cagrReason,
+  sharpe: (m) =>
+    returnsProblem(m) ??
+    (m.annualizedVolatility === null
+      ? 'fewer than two returns'
+      : m.annualizedVolatility === 0
+        ? 'zero volatility: the returns do not vary'
+        : 'too large to state'),
+  sortino: (m) => returnsProblem(m) ?? 'no period below the risk-free rate',
+  calmar: (m) => (m.cagr === null ? `CAGR is n/a: ${cagrReason(m)}` : 'no drawdown'),
+  winRate: () => NO_TRADES,
+  bestTrade: () => NO_TRADES,
+  worstTrade: () => NO_TRADES,
+  avgTrade: (m) => (m.tradeCount === 0 ? NO_TRADES : 'a trade lost its whole entry notional'),
+  maxTradeDurationMs: () => NO_TRADES,
+  avgTradeDurationMs: () => NO_TRADES,
+  profitFactor: (m) => (m.tradeCount === 0 ? NO_TRADES : 'no losing trades'),
+  expectancy: () => NO_TRADES,
+  sqn: (m) =>
+    m.tradeCount === 0
+      ? NO_TRADES
+      : m.tradeCount < 2
+        ? 'fewer than two trades'
+        : 'every trade had the same PnL',
+  kelly: (m) => (m.tradeCount === 0 ? NO_TRADES : m.winRate === 0 ? 'no winning trades' : 'no losing trades'),
+  turnoverRatio: () => 'the mean equity is 0',
+  firstLiquidationTs: () => 'no liquidation',
+};
+
+/**
+ * Why a metric is not defined for a run, read from the metrics alone (so a report rebuilt from
+ * result.json says it too): the run too short to annualize, too few returns, returns that do not
+ * vary, no trades, no losing trade...
+ * @param metric - a metric that is null for the run
+ * @param m - the run's metrics
+ * @returns a short phrase, e.g. `not annualized: the run is shorter than a day`
+ * @example
+ * // a 4-hour run: whyNotDefined('sharpe', m) is 'not annualized: the run is shorter than a day'
+ */
+export function whyNotDefined(metric: NullableMetric, m: BacktestMetrics): string {
+  return REASONS[metric](m);
+}
