@@ -60,6 +60,7 @@ export {
   SECRET_PATHS,
   venueConfigSchema,
 } from './venue-config.ts';
+export { hasUserinfo, venueUrlLabel } from './venue-url.ts';
 export type { HistorySource, WarmUpConfig } from './warm-up-config.ts';
 export {
   durationValue,
