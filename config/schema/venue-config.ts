@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Secret } from './secret.ts';
+import { Secret } from '../../core/model/index.ts';
 import { hasUserinfo } from './venue-url.ts';
 
 /** Path of the private (User Data and order entry) WebSocket, per public venue docs. */

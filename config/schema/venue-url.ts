@@ -1,4 +1,4 @@
-import { REDACTED } from './secret.ts';
+import { REDACTED } from '../../core/model/index.ts';
 
 /**
  * A venue URL as Keel prints it (stdout, logs, result.json, reports, recording headers): every
