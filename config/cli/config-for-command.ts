@@ -1,5 +1,6 @@
 import { ignoredLeverageWarnings } from '../compose/instrument-specs.ts';
 import {
+  cleartextVenueUrlWarnings,
   type LoadedConfig,
   type OverrideArg,
   unsetOverride,
@@ -58,8 +59,8 @@ export function replayWindowOverrides(from: string | undefined, to: string | und
 
 /**
  * Loads a config for a command and checks that the command runs in its mode; prints why not.
- * Warns (⚠ on stderr) of sections the mode ignores and of instrument overrides that do nothing,
- * before the command starts.
+ * Warns (⚠ on stderr) of sections the mode ignores, of instrument overrides that do nothing and
+ * of live venue URLs in clear text to another machine, before the command starts.
  * @param io - where to print problems
  * @param command - the command's name, e.g. `backtest`
  * @param file - the config path as typed
@@ -85,6 +86,7 @@ export function configForCommand(
     for (const warning of [
       ...unusedSectionWarnings(loaded),
       ...ignoredLeverageWarnings(loaded.config, loaded.source),
+      ...cleartextVenueUrlWarnings(loaded),
     ])
       io.stderr.write(`⚠ ${warning}\n`);
   return loaded;

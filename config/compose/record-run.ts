@@ -9,7 +9,7 @@ import {
 } from '../../backtest/report/index.ts';
 import { MarketDataClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
-import type { KeelConfig } from '../schema/index.ts';
+import { type KeelConfig, venueUrlLabel } from '../schema/index.ts';
 import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
@@ -145,7 +145,7 @@ async function recordWatched(
     const opened = await SessionRecorder.open(
       path,
       {
-        venue: `${venue === undefined ? url : 'Keel paper venue'}${synthetic ? ' (SYNTHETIC feed)' : ''}`,
+        venue: `${venue === undefined ? venueUrlLabel(url) : 'Keel paper venue'}${synthetic ? ' (SYNTHETIC feed)' : ''}`,
         symbols: instruments.map((s) => s.sym),
         startTime: Date.now(),
         synthetic,

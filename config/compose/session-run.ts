@@ -3,7 +3,7 @@ import { acquireRunLock, type RunLock, tookOverWarning } from '../../backtest/re
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
-import { brokerClientIdOf } from '../schema/index.ts';
+import { brokerClientIdOf, venueUrlLabel } from '../schema/index.ts';
 import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { liveSessionClock, liveSessionScheduler } from './live-session-clock.ts';
@@ -154,7 +154,7 @@ async function runLockedSession(
   } finally {
     await rest.close();
   }
-  options.onVenue?.(venue.restUrl, synthetic);
+  options.onVenue?.(venueUrlLabel(venue.restUrl), synthetic);
   // The venue's clock as its replies so far told it, shared with the session's venue adapter.
   const { serverClock } = rest;
   const sessionClock = liveSessionClock(serverClock);
@@ -169,7 +169,7 @@ async function runLockedSession(
       apiKey: venue.apiKey.reveal(),
       apiSecret: venue.apiSecret.reveal(),
       brokerClientId: brokerClientIdOf(config),
-      label: `${venue.restUrl}${synthetic ? ' (SYNTHETIC feed)' : ''}`,
+      label: `${venueUrlLabel(venue.restUrl)}${synthetic ? ' (SYNTHETIC feed)' : ''}`,
     },
     synthetic,
     serverClock,

@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, type Node, parse, Scalar } from 'yaml';
 import type { ConfigProblem } from './config-problem.ts';
 import type { ConfigSource } from './config-source.ts';
+import { checkSecretPaths } from './secret-paths.ts';
 import { isPathPrefix, type YamlPath } from './yaml-path.ts';
 
 /** Environment values a config may refer to: process.env merged over a `.env` file. */
@@ -70,46 +71,33 @@ function referencedNames(text: string): string[] {
 /**
  * Substitutes environment references in every string of a parsed config, in place. A plain
  * (unquoted) scalar that is exactly one reference is re-read as YAML, so `port: ${PORT}` gives
- * a number; quoted scalars and secrets stay strings. Secret paths must hold a reference:
- * a credential written into the file itself is refused, and so is a reference to a secret's
- * variable from any other field (a URL, a param), where the credential would leave the
- * process in plain text.
+ * a number; quoted scalars and secrets stay strings. Secret paths must hold exactly one
+ * reference, written in place (see {@link checkSecretPaths}): a credential written into the
+ * file itself is refused, and so is a reference to a secret's variable from any other field
+ * (a URL, a param), where the credential would leave the process in plain text. When an alias
+ * or anchor lies on a secret's way the secrets are left unsubstituted, so no alias resolved
+ * later can carry their values anywhere.
  * @param source - the parsed config
  * @param env - the values
  * @param secretPaths - paths whose value must come from the environment
- * @returns problems (unset variables, malformed references, inline secrets) and their paths
+ * @returns problems (unset variables, malformed references, inline or aliased secrets) and their paths
  */
 export function substituteEnv(
   source: ConfigSource,
   env: EnvValues,
   secretPaths: readonly YamlPath[],
 ): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  const secretNames = new Set<string>();
-  for (const secretPath of secretPaths) {
-    const node = source.lookup(secretPath).node;
-    if (isScalar(node) && typeof node.value === 'string') {
-      for (const name of referencedNames(node.value)) secretNames.add(name);
-    }
-    if (
-      isScalar(node) &&
-      node.value !== null &&
-      !(typeof node.value === 'string' && node.value.includes('${'))
-    ) {
-      problems.push(
-        source.problem(
-          secretPath,
-          `must be an \${ENV_VAR} reference, not the secret itself, so it never sits in a file`,
-        ),
-      );
-    }
-  }
+  const secrets = checkSecretPaths(source, secretPaths);
+  const problems: ConfigProblem[] = [...secrets.problems];
   visitScalars(source.doc.contents as Node | null, [], (scalar, path) => {
     if (typeof scalar.value !== 'string' || !scalar.value.includes('$')) return;
     const isSecret = secretPaths.some(
       (secret) => isPathPrefix(secret, path) && secret.length === path.length,
     );
-    const leaked = isSecret ? undefined : referencedNames(scalar.value).find((name) => secretNames.has(name));
+    if (isSecret && secrets.aliased) return;
+    const leaked = isSecret
+      ? undefined
+      : referencedNames(scalar.value).find((name) => secrets.names.has(name));
     if (leaked !== undefined) {
       problems.push(
         source.problem(

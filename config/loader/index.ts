@@ -3,6 +3,7 @@
  * from the environment and `.env`, zod validation, and one located sentence per problem.
  * @packageDocumentation
  */
+export { cleartextVenueUrlWarnings } from './cleartext-venue-urls.ts';
 export type { ConfigProblem } from './config-problem.ts';
 export { ConfigInvalidError, formatConfigProblem } from './config-problem.ts';
 export type { AppliedOverride, NodeLookup } from './config-source.ts';

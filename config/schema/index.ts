@@ -2,6 +2,8 @@
  * The schema of a Keel run configuration (one YAML file per run).
  * @packageDocumentation
  */
+
+export { REDACTED, Secret } from '../../core/model/index.ts';
 export type { BacktestConfig } from './backtest-config.ts';
 export {
   backtestConfigSchema,
@@ -45,7 +47,6 @@ export { portfoliosConfigSchema, subPortfolioSchema } from './portfolio-config.t
 export { LOG_REDACT_PATHS, redactConfig } from './redact-config.ts';
 export type { RiskConfig } from './risk-config.ts';
 export { riskConfigSchema, riskGateConfigOf, strategyRiskSchema } from './risk-config.ts';
-export { REDACTED, Secret } from './secret.ts';
 export { fillModelConfigSchema, latencyLegSchema, latencyModelSchema } from './sim-models-config.ts';
 export { accountCurrencyOf, spotBaseCoinsOf } from './starting-cash-check.ts';
 export type { StrategyConfig, StrategySource } from './strategy-config.ts';
@@ -60,6 +61,7 @@ export {
   SECRET_PATHS,
   venueConfigSchema,
 } from './venue-config.ts';
+export { hasUserinfo, venueUrlLabel } from './venue-url.ts';
 export type { HistorySource, WarmUpConfig } from './warm-up-config.ts';
 export {
   durationValue,

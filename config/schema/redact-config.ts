@@ -1,5 +1,4 @@
-import { D } from '../../core/model/index.ts';
-import { REDACTED, Secret } from './secret.ts';
+import { D, REDACTED, Secret } from '../../core/model/index.ts';
 
 /**
  * Pino `redact` paths for a logged config (under `config`) or venue (under `venue`), a second

@@ -1,13 +1,30 @@
 import { z } from 'zod';
-import { Secret } from './secret.ts';
+import { Secret } from '../../core/model/index.ts';
+import { hasUserinfo } from './venue-url.ts';
 
 /** Path of the private (User Data and order entry) WebSocket, per public venue docs. */
 export const PRIVATE_WS_PATH = '/v1/private';
 /** Path of the public market-data WebSocket, per public venue docs. */
 export const MARKET_DATA_WS_PATH = '/marketdata/v2/public';
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
-const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
+/**
+ * A user or password in a venue URL is refused: Keel sends neither (the REST transport connects
+ * to the origin), and the URL is printed in logs, reports and recording headers.
+ */
+const NO_USERINFO = {
+  error:
+    'may not name a user or password (user:pass@host): Keel never sends them, and venue URLs are printed',
+};
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .refine((url) => !hasUserinfo(url), NO_USERINFO)
+  .refine((url) => !URL.canParse(url) || (new URL(url).search === '' && new URL(url).hash === ''), {
+    error:
+      'may not hold a query (?...) or fragment (#...): it is the base the API paths are appended to, and they would be dropped',
+  });
+const wsUrl = z
+  .url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' })
+  .refine((url) => !hasUserinfo(url), NO_USERINFO);
 /**
  * The bounds of `venue.wsOpenTimeoutMs`, as its error says them (a value of another type, or not
  * whole, gets the loader's own sentence, which names what it found): below 1 s a slow but healthy
@@ -42,7 +59,9 @@ export function deriveWsUrl(restUrl: string, path: string): string {
  */
 export const venueConfigSchema = z
   .strictObject({
-    restUrl: httpUrl.describe('REST base URL of the venue ({base_url} of the spec).'),
+    restUrl: httpUrl.describe(
+      'REST base URL of the venue ({base_url} of the spec); no user:pass@ and no query. Printed URLs show query values as [redacted].',
+    ),
     privateWsUrl: wsUrl.optional().describe('Private WebSocket URL; default the REST host with /v1/private.'),
     marketDataWsUrl: wsUrl
       .optional()

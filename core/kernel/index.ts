@@ -55,6 +55,7 @@ export {
 export type { RandomSource } from './random.ts';
 export { seededRandom } from './random.ts';
 export type { Scheduler } from './scheduler.ts';
+export { secretParam } from './secret-param.ts';
 export type { StrategyContext } from './strategy-context.ts';
 export type { DenialSource, IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
 export type { StrategyFault, StrategyRejection } from './strategy-faults.ts';

@@ -130,6 +130,7 @@ export {
 } from './order.ts';
 export type { Position, PositionMode, PositionSide } from './position.ts';
 export { POSITION_MODES, POSITION_SIDES, positionKey, signedPositionQty } from './position.ts';
+export { REDACTED, Secret } from './secret.ts';
 export {
   formatTimeToSend,
   parseTimeToSend,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registryFor } from '../../config/compose/strategy-plugins.ts';
@@ -19,7 +19,11 @@ describe('example configs', () => {
   });
 
   it.each(files)('%s validates, strategy params included', async (name) => {
-    const env = { KEEL_API_KEY: 'example-key', KEEL_API_SECRET: 'example-secret' };
+    const env = {
+      KEEL_REST_URL: 'https://venue.example',
+      KEEL_API_KEY: 'example-key',
+      KEEL_API_SECRET: 'example-secret',
+    };
     const result = loadConfig(join(EXAMPLES, name), { env });
     expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([]);
     if (!result.ok) return;
@@ -34,4 +38,29 @@ describe('example configs', () => {
     const firstLine = readFileSync(join(EXAMPLES, name), 'utf8').split('\n')[0];
     expect(firstLine).toBe('# yaml-language-server: $schema=../keel.schema.json');
   });
+});
+
+/** Hosts that can never be registered (RFC 2606, RFC 6761), where a signed request goes nowhere. */
+const RESERVED_HOST =
+  /(^|\.)(example|invalid|test|localhost)$|^example\.(com|net|org)$|^127\.0\.0\.1$|^\[::1\]$/;
+
+/** Every Markdown file of the project but the changelog, which quotes old defects. */
+function docs(dir = '.'): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name.startsWith('.')) return [];
+    if (statSync(path).isDirectory()) return docs(path);
+    return name.endsWith('.md') && name !== 'CHANGELOG.md' ? [path] : [];
+  });
+}
+
+describe('the URLs of examples and docs', () => {
+  it.each([...files.map((name) => join(EXAMPLES, name)), ...docs()])(
+    '%s names no venue a stranger could register, which would receive signed requests and the API key',
+    (path) => {
+      const urls = readFileSync(path, 'utf8').match(/\b(https?|wss?):\/\/[^\s)`'"<>}]+/g) ?? [];
+      const hosts = urls.map((url) => new URL(url.replace(/\.\.\.$/, 'placeholder.example')).hostname);
+      expect(hosts.filter((host) => !RESERVED_HOST.test(host))).toEqual([]);
+    },
+  );
 });

@@ -5,6 +5,7 @@ import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { recordingSymWarnings, warmUpHistorySymWarnings } from '../../compose/recording-sym-warnings.ts';
 import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
+  cleartextVenueUrlWarnings,
   formatConfigProblem,
   type OverrideArg,
   type StrategyParamsRegistry,
@@ -78,6 +79,7 @@ export async function validateCommand(
   for (const warning of await recordingSymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of await warmUpHistorySymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of unusedSectionWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
+  for (const warning of cleartextVenueUrlWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of ignoredLeverageWarnings(loaded.config, loaded.source))
     io.stdout.write(`  ⚠ ${warning}\n`);
   if (registry === undefined) {

@@ -66,7 +66,7 @@ export interface VenueOptions {
  * latency `--latency`, else none. It states all three at start, and warns of a quote or trade
  * fill model on data that begins with bars only.
  * Prints its base URL, WebSocket URLs, and the API key and secret made for this run; with
- * `KEEL_API_KEY` and `KEEL_API_SECRET` both set it takes those instead (so a restarted venue
+ * `KEEL_API_KEY` and `KEEL_API_SECRET` both set (an empty one counts as unset) it takes those instead (so a restarted venue
  * keeps the credentials a live config's `.env` holds) and does not print the secret. With a data
  * dir it keeps its orders, fills, positions and loans there (every command is logged before it
  * runs, so a crash loses none), and a restart on the same dir replays the same feed (its seed and
@@ -76,7 +76,7 @@ export interface VenueOptions {
  * @param io - output streams
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
- *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, `--balance` names an
+ *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set (and not empty), `--balance` names an
  *   asset the venue cannot value (see `coinsTheVenueValues`), the data dir holds a
  *   venue started with another feed or another setup than the flags give, is held by a running venue or does not replay to the account
  *   its venue acknowledged (written by another Keel), or the recording is not one
@@ -87,9 +87,14 @@ export async function venueCommand(
   io: CliIo,
   env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<ExitCode> {
-  const { KEEL_API_KEY: apiKey, KEEL_API_SECRET: apiSecret } = env;
+  // Empty counts as unset, as the config loader refuses an empty variable: an empty key would
+  // let any client that sends none in.
+  const apiKey = env.KEEL_API_KEY || undefined;
+  const apiSecret = env.KEEL_API_SECRET || undefined;
   if ((apiKey === undefined) !== (apiSecret === undefined)) {
-    io.stderr.write('✖ keel venue: set both KEEL_API_KEY and KEEL_API_SECRET, or neither\n');
+    io.stderr.write(
+      '✖ keel venue: set both KEEL_API_KEY and KEEL_API_SECRET, or neither (an empty one counts as unset)\n',
+    );
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
   const fixed = apiKey === undefined || apiSecret === undefined ? undefined : { apiKey, apiSecret };

@@ -1,7 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandOverrides, replayWindowOverrides } from '../../../config/cli/config-for-command.ts';
+import {
+  commandOverrides,
+  configForCommand,
+  replayWindowOverrides,
+} from '../../../config/cli/config-for-command.ts';
 import { formatConfigProblem, parseConfigText } from '../../../config/loader/index.ts';
-import { BACKTEST_YAML, replaceLine } from '../../kit/config-texts.ts';
+import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
 
 describe("a command's overrides", () => {
   it('apply the --unsets first, then --from / --to, then the --sets', () => {
@@ -26,5 +33,27 @@ describe("a command's overrides", () => {
     const result = parseConfigText(text, { file: 'bt.yaml', env: {}, overrides });
     if (!result.ok) throw new Error(result.problems.map(formatConfigProblem).join('\n'));
     expect(result.config.backtest?.to).toBe(Date.UTC(2025, 0, 3));
+  });
+});
+
+describe('a live command (keel run, keel record) on a config', () => {
+  it('warns before it starts when the venue URL is clear text to another machine', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-cleartext-'));
+    try {
+      const file = join(dir, 'live.yaml');
+      writeFileSync(
+        file,
+        replaceLine(LIVE_YAML, '  restUrl: https://venue.test', '  restUrl: http://venue.test'),
+      );
+      writeFileSync(join(dir, '.env'), `T_KEY=${LIVE_ENV.T_KEY}\nT_SECRET=${LIVE_ENV.T_SECRET}\n`);
+      let stderr = '';
+      const io = { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) } };
+      expect(configForCommand(io, 'run', file, [], ['live', 'paper'])).toBeDefined();
+      expect(stderr).toBe(
+        `⚠ venue.restUrl is http:// to venue.test, not https://: the API key, request signatures, orders and account data cross the network in clear text (${file}:3:12)\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -27,12 +27,13 @@ describe('keel record (live mode) against `keel venue` serving a SYNTHETIC feed'
     name: string,
     options: Parameters<typeof recordMarketData>[1],
     extra = '',
+    marketDataQuery = '',
   ) {
     const yaml = `mode: live
 name: rec
 venue:
   restUrl: ${venue.restUrl}
-  marketDataWsUrl: ${venue.marketDataWsUrl}
+  marketDataWsUrl: ${venue.marketDataWsUrl}${marketDataQuery}
   apiKey: \${KEY}
   apiSecret: \${SECRET}
 instruments:
@@ -63,6 +64,20 @@ ${extra}`;
     await recordFrom(venue, 'rec', { out, durationSec: 0.3, handleSignals: false });
     const header = JSON.parse(readFileSync(out, 'utf8').split('\n')[0] as string);
     expect(header.synthetic).toBe(true);
+  });
+
+  it('keeps a token in the market-data URL out of the recording header, which names the venue', async () => {
+    opened.venue = await aPaperVenue();
+    const out = join(temp.dir, 'token.jsonl');
+    await recordFrom(
+      opened.venue,
+      'token',
+      { out, durationSec: 0.3, handleSignals: false },
+      '',
+      '?token=MDTOKEN_5555',
+    );
+    const header = JSON.parse(readFileSync(out, 'utf8').split('\n')[0] as string);
+    expect(header.venue).toBe(`${opened.venue.marketDataWsUrl}?token=[redacted]`);
   });
 
   it('writes a gap record when the market-data connection drops and comes back, and a backtest of the file warns of it', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../../config/cli/index.ts';
-import { BACKTEST_YAML } from '../../../kit/config-texts.ts';
+import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../../kit/config-texts.ts';
 import { keelInProcess } from '../../../kit/keel-in-process.ts';
 import { writeRecording } from '../../../kit/recording-files.ts';
 
@@ -146,5 +146,32 @@ strategies:
       `✖ source.path names no such file: ${join(dir, 'data', 'nope.jsonl.gz')} → at paper.source.path (${file}:6:11)`,
     );
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+});
+
+describe('keel validate: a live venue in clear text', () => {
+  it('warns of an http:// venue URL to another machine, and still exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-validate-live-'));
+    try {
+      const file = join(dir, 'live.yaml');
+      writeFileSync(
+        file,
+        replaceLine(LIVE_YAML, '  restUrl: https://venue.test', '  restUrl: http://venue.test'),
+      );
+      writeFileSync(join(dir, '.env'), `T_KEY=${LIVE_ENV.T_KEY}\nT_SECRET=${LIVE_ENV.T_SECRET}\n`);
+      const run = await keelInProcess([
+        'validate',
+        file,
+        '--set',
+        'strategies.0.params={sym: BINANCE_PERP_BTC_USDT, qty: 0.001, maxPosition: 0.01}',
+      ]);
+      expect(run.stdout).toBe(
+        `✔ ${file} is valid (mode live, 1 strategy)\n` +
+          `  ⚠ venue.restUrl is http:// to venue.test, not https://: the API key, request signatures, orders and account data cross the network in clear text (${file}:3:12)\n`,
+      );
+      expect(run.code).toBe(EXIT.OK);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

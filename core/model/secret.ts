@@ -4,9 +4,10 @@ import { inspect } from 'node:util';
 export const REDACTED = '[redacted]';
 
 /**
- * A credential read from the environment. It prints, logs and serialises as `[redacted]`
- * (toString, toJSON, util.inspect), so a config object can be logged whole without leaking
- * it; only {@link Secret.reveal} gives the value, at the one place that signs requests.
+ * A credential read from the environment (the venue's API key and secret, a strategy param
+ * declared with `secretParam()`). It prints, logs and serialises as `[redacted]` (toString,
+ * toJSON, util.inspect), so a config, a result's params or a log line can hold it whole without
+ * leaking it; only {@link Secret.reveal} gives the value, where it is used.
  */
 export class Secret {
   readonly #value: string;
