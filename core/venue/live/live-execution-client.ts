@@ -20,6 +20,7 @@ import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
 import { FillsWithoutOrder } from './fills-without-order.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
+import { DEFAULT_HELD_COMMAND_WAIT_MS, HeldOrderActions } from './held-order-actions.ts';
 import { intentLogFields } from './intent-log-fields.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LoanReadOrder } from './loan-read-order.ts';
@@ -74,8 +75,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placement: OrderPlacement;
   /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
   private readonly unknownOrders: UnknownOrderLookups;
-  /** Modifies and cancels held until the venue acknowledged their orders: each settles once sent (or refused). */
-  private readonly heldActions = new Set<Promise<void>>();
+  /** Modifies and cancels held until the venue acknowledged their orders (at most `heldCommandWaitMs`). */
+  private readonly heldActions: HeldOrderActions;
   /** Fills that came without any update of their order, whose order is looked up after a while. */
   private readonly fillsWithoutOrder: FillsWithoutOrder;
   private readonly timer: TimerPort;
@@ -176,6 +177,12 @@ export class LiveExecutionClient implements ExecutionPort {
       lookups,
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
+    });
+    this.heldActions = new HeldOrderActions({
+      placement: this.placement,
+      timer: this.timer,
+      waitMs: options.heldCommandWaitMs ?? DEFAULT_HELD_COMMAND_WAIT_MS,
+      logger: this.logger,
     });
     this.reconciliations = new ReconciliationRuns({
       view: this.localView,
@@ -303,6 +310,7 @@ export class LiveExecutionClient implements ExecutionPort {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.reconciliations.stop();
     this.placement.stop();
+    this.heldActions.stop();
     this.unknownOrders.stop();
     this.fillsWithoutOrder.stop();
     await this.options.ws.close(withinMs);
@@ -377,18 +385,20 @@ export class LiveExecutionClient implements ExecutionPort {
    * order's place is unanswered could reach the venue before the order (or, over REST, overtake
    * it) and be refused as unknown, leaving the order working with nobody acting on it. Held until
    * the order's ack, first update or Keel's verdict on it after lookups (see {@link OrderPlacement}),
-   * then sent (the venue refuses it if the order ended meanwhile); never sent when the client
-   * stops first (refused as not applied, safe to send again). A batch cancel listing orders the
-   * venue knows and unacknowledged ones is split: the known ones are cancelled at once (a kill
-   * switch's sweep never waits on an order whose ack was lost), the rest once the venue's word on
-   * them came, both under the command's reference. Each part reports its own refusal: a refusal
-   * of the part sent at once does not stop the held part (the kernel then shows its orders as the
-   * venue reports them until their cancel is answered).
+   * but at most `heldCommandWaitMs`, then sent (see {@link HeldOrderActions}; the venue refuses it if
+   * the order ended meanwhile); never sent when the client stops first (refused as not applied,
+   * safe to send again). A batch cancel listing orders the venue knows and unacknowledged ones is
+   * split: the known ones are cancelled at once (a kill switch's sweep never waits on an order
+   * whose ack was lost), the rest once the venue's word on them came, both under the command's
+   * reference. Each part reports its own refusal: a refusal of the part sent at once does not stop
+   * the held part (the kernel then shows its orders as the venue reports them until their cancel
+   * is answered).
    */
   private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
     const unacked = this.placement.unacknowledged(targets);
-    if (unacked.length === 0) return this.sendAction(command, intent);
+    const refuse = (error: unknown, keelCode?: number) => this.rejectCommand(command, error, keelCode);
+    if (unacked.length === 0) return this.sendAction(intent, refuse);
     if (intent.kind === 'cancelOrders' && unacked.length < targets.length) {
       const known = targets.filter((target) => !unacked.includes(target));
       this.logger.debug(
@@ -396,52 +406,34 @@ export class LiveExecutionClient implements ExecutionPort {
         'batch cancel split: the orders the venue knows cancelled at once, the rest held until the venue acknowledged them',
       );
       return Promise.all([
-        this.sendAction(command, { ...intent, targets: known }),
-        this.holdAction(command, { ...intent, targets: unacked }, unacked),
+        this.sendAction({ ...intent, targets: known }, refuse),
+        this.heldActions.hold({ ...intent, targets: unacked }, unacked, {
+          send: (refused) => this.sendAction({ ...intent, targets: unacked }, refused),
+          refuse,
+        }),
       ]).then(() => undefined);
     }
     this.logger.debug(
       { ref: intent.ref, kind: intent.kind, targets },
       'command held until the venue acknowledged the orders it acts on',
     );
-    return this.holdAction(command, intent, unacked);
-  }
-
-  /** @returns when the venue answered the modify or cancel, or it failed (its refusal reported) */
-  private sendAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
-    return sendOrderAction(intent, {
-      ws: this.options.ws,
-      rest: this.options.rest,
-      refuse: (error) => this.rejectCommand(command, error),
+    return this.heldActions.hold(intent, unacked, {
+      send: (refused) => this.sendAction(intent, refused),
+      refuse,
     });
   }
 
   /**
-   * Sends a modify or cancel once the venue's word on its unacknowledged orders came, counted in
-   * {@link LiveExecutionClient.commandsHeld} until then.
-   * @returns when it was answered, or reported never sent (the client stopped first)
+   * @param intent - the modify or cancel (or a part of a split batch cancel)
+   * @param refuse - told why the venue refused it (or why it was not sent)
+   * @returns when the venue answered it, or it failed (its refusal reported)
    */
-  private holdAction(
-    command: ApprovedIntent,
-    intent: OrderActionIntent,
-    unacked: readonly string[],
-  ): Promise<void> {
-    const known = this.placement.outcomesKnown(unacked) ?? Promise.resolve(true);
-    let answered: Promise<void> = Promise.resolve();
-    const sent = known.then((yes) => {
-      if (yes) answered = this.sendAction(command, intent);
-      else
-        this.rejectCommand(
-          command,
-          new Error(
-            `${intent.kind} ${intent.ref} not sent: the client stopped before the venue acknowledged the orders it acts on`,
-          ),
-          COMMAND_NOT_APPLIED,
-        );
+  private sendAction(intent: OrderActionIntent, refuse: (error: unknown) => void): Promise<void> {
+    return sendOrderAction(intent, {
+      ws: this.options.ws,
+      rest: this.options.rest,
+      refuse,
     });
-    this.heldActions.add(sent);
-    void sent.then(() => this.heldActions.delete(sent));
-    return sent.then(() => answered);
   }
 
   /**
@@ -455,8 +447,9 @@ export class LiveExecutionClient implements ExecutionPort {
    */
   commandsHeld(): Promise<void> | undefined {
     const behind = this.commandOrder.released();
-    if (this.heldActions.size === 0) return behind;
-    return Promise.race(behind === undefined ? [...this.heldActions] : [behind, ...this.heldActions]);
+    const held = this.heldActions.pending();
+    if (held.length === 0) return behind;
+    return Promise.race(behind === undefined ? held : [behind, ...held]);
   }
 
   /** A held command was never sent (the client stopped): a REJECTED order for a place, else a refusal. */
