@@ -4,6 +4,7 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
 import {
   type AlgoOrder,
+  type CancelOrdersIntent,
   COMMAND_NOT_APPLIED,
   type Order,
   type StrategyIntent,
@@ -38,6 +39,7 @@ import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
+import { type PartRefusal, splitCancelRefusal } from './split-cancel-refusal.ts';
 import { SymCommandOrder } from './sym-command-order.ts';
 import { UnknownOrderLookups } from './unknown-order-lookups.ts';
 import { VenueLoanReads } from './venue-loan-reads.ts';
@@ -389,10 +391,10 @@ export class LiveExecutionClient implements ExecutionPort {
    * the order ended meanwhile); never sent when the client stops first (refused as not applied,
    * safe to send again). A batch cancel listing orders the venue knows and unacknowledged ones is
    * split: the known ones are cancelled at once (a kill switch's sweep never waits on an order
-   * whose ack was lost), the rest once the venue's word on them came, both under the command's
-   * reference. Each part reports its own refusal: a refusal of the part sent at once does not stop
-   * the held part (the kernel then shows its orders as the venue reports them until their cancel
-   * is answered).
+   * whose ack was lost), the rest once the venue's word on them came. The command still gets one
+   * answer: when a part is refused, one refusal is reported once both parts were answered (see
+   * {@link splitCancelRefusal}), so the kernel retries or looks up its orders as for any refused
+   * cancel.
    */
   private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
@@ -405,13 +407,25 @@ export class LiveExecutionClient implements ExecutionPort {
         { ref: intent.ref, kind: intent.kind, sent: known, held: unacked },
         'batch cancel split: the orders the venue knows cancelled at once, the rest held until the venue acknowledged them',
       );
+      const refusals: PartRefusal[] = [];
+      const part = (part: CancelOrdersIntent) => (error: unknown, keelCode?: number) =>
+        refusals.push({
+          targets: part.targets ?? [],
+          error,
+          ...(keelCode === undefined ? {} : { keelCode }),
+        });
+      const sentNow = { ...intent, targets: known };
+      const held = { ...intent, targets: unacked };
       return Promise.all([
-        this.sendAction({ ...intent, targets: known }, refuse),
-        this.heldActions.hold({ ...intent, targets: unacked }, unacked, {
-          send: (refused) => this.sendAction({ ...intent, targets: unacked }, refused),
-          refuse,
+        this.sendAction(sentNow, part(sentNow)),
+        this.heldActions.hold(held, unacked, {
+          send: (refused) => this.sendAction(held, refused),
+          refuse: part(held),
         }),
-      ]).then(() => undefined);
+      ]).then(() => {
+        const refusal = splitCancelRefusal(refusals);
+        if (refusal !== undefined) refuse(refusal.error, refusal.keelCode);
+      });
     }
     this.logger.debug(
       { ref: intent.ref, kind: intent.kind, targets },
