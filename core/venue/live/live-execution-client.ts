@@ -9,9 +9,11 @@ import {
   type Order,
   type StrategyIntent,
   type UserEvent,
+  VENUE_ORDER_NOT_FOUND,
   type VenueStatus,
 } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
+import { VenueError } from '../errors.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
@@ -394,7 +396,8 @@ export class LiveExecutionClient implements ExecutionPort {
    * whose ack was lost), the rest once the venue's word on them came. The command still gets one
    * answer: when a part is refused, one refusal is reported once both parts were answered (see
    * {@link splitCancelRefusal}), so the kernel retries or looks up its orders as for any refused
-   * cancel.
+   * cancel. A refusal saying the venue does not know an order it acknowledged (401018) has that
+   * order looked up (see {@link LiveExecutionClient.lookUpUnknownTargets}).
    */
   private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
@@ -446,8 +449,40 @@ export class LiveExecutionClient implements ExecutionPort {
     return sendOrderAction(intent, {
       ws: this.options.ws,
       rest: this.options.rest,
-      refuse,
+      refuse: (error) => {
+        refuse(error);
+        if (error instanceof VenueError && error.code === VENUE_ORDER_NOT_FOUND)
+          this.lookUpUnknownTargets(intent);
+      },
     });
+  }
+
+  /**
+   * The venue refused a modify or cancel as "order not found" (401018): an order it acted on that
+   * the venue acknowledged and that Keel holds open has an unknown fate (the venue's read side may
+   * lag, it may have ended, or the venue lost it), so it is looked up, never assumed open, with the
+   * policy of an acknowledged order a reconciliation found unknown (see {@link UnknownOrderLookups}:
+   * the venue's answer is emitted; after 3 "not found" over 30 s it is ended CANCELLED with the
+   * warning that the venue forgot it). An order whose place is unanswered is the placement's.
+   */
+  private lookUpUnknownTargets(intent: OrderActionIntent): void {
+    const targets = new Set(intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target]);
+    const unacked = new Set(this.placement.unacknowledged([...targets]));
+    for (const order of this.localView.state().openOrders) {
+      if (!targets.has(order.clientOrderId) || unacked.has(order.clientOrderId)) continue;
+      if (intent.sym !== undefined && order.sym !== intent.sym) continue;
+      this.logger.warn(
+        {
+          ref: intent.ref,
+          kind: intent.kind,
+          clientOrderId: order.clientOrderId,
+          orderId: order.orderId,
+          sym: order.sym,
+        },
+        'the venue does not know an order it acknowledged: looking it up',
+      );
+      this.unknownOrders.keepOpen({ kind: 'order', order });
+    }
   }
 
   /**
