@@ -8,6 +8,7 @@ import {
   COMMAND_NOT_APPLIED,
   type Order,
   type StrategyIntent,
+  showsNoOpenOrder,
   type UserEvent,
   VENUE_ORDER_NOT_FOUND,
   type VenueStatus,
@@ -370,11 +371,11 @@ export class LiveExecutionClient implements ExecutionPort {
               'algo order read back after a cancel of all in a state Keel does not know: ended CANCELLED in Keel, though the venue may still hold it (check it on the venue)',
             ),
         })
-          .catch((error: unknown) =>
-            isOutcomeUnknown(error)
-              ? this.resolveLostReply(command, error)
-              : this.rejectCommand(command, error),
-          )
+          .catch((error: unknown) => {
+            if (isOutcomeUnknown(error)) return this.resolveLostReply(command, error);
+            this.rejectCommand(command, error);
+            if (error instanceof VenueError && showsNoOpenOrder(error.code)) this.lookUpAlgoTarget(intent);
+          })
           .finally(() => {
             this.closesInFlight.answered(command);
             answered();
@@ -483,6 +484,32 @@ export class LiveExecutionClient implements ExecutionPort {
       );
       this.unknownOrders.keepOpen({ kind: 'order', order });
     }
+  }
+
+  /**
+   * The venue refused a cancel or replace of an algo order as not open there (not found, or
+   * already final): the venue pushes no algo order updates, so Keel's view of one it holds open is
+   * stale (it fired, or was cancelled, unseen) or the venue lost it; it is looked up, never left
+   * open for its strategy to act on again and again, with the policy of an algo order a
+   * reconciliation found unknown (see {@link UnknownOrderLookups}: the venue's answer is emitted;
+   * after 3 "not found" over 30 s it is ended CANCELLED).
+   */
+  private lookUpAlgoTarget(intent: StrategyIntent['intent']): void {
+    if (intent.kind !== 'cancelAlgoOrder' && intent.kind !== 'replaceAlgoOrder') return;
+    const algoOrder = (this.localView.state().openAlgoOrders ?? []).find(
+      (open) => open.clientAlgoOrderId === intent.target,
+    );
+    if (algoOrder === undefined) return;
+    this.logger.warn(
+      {
+        ref: intent.ref,
+        kind: intent.kind,
+        clientAlgoOrderId: intent.target,
+        algoOrderId: algoOrder.algoOrderId,
+      },
+      'the venue holds no such algo order open: looking it up',
+    );
+    this.unknownOrders.keepOpen({ kind: 'algoOrder', algoOrder });
   }
 
   /**
