@@ -214,11 +214,15 @@ async function startAndRunVenueSession(
   // Reactions run in the order they were registered: this one after the kernel's, which starts
   // the strategies and subscribes the kernel to market data.
   const strategiesStarted = reconciliation.then(() => undefined);
-  /** Ends a session that failed before trading: closes what is open, then rethrows. */
+  /**
+   * Ends a session that failed before trading: closes what is open, within `shutdown.timeoutMs` (a
+   * venue that stopped answering has its connections dropped then, rather than keeping the
+   * process alive for its sockets' 30 s close handshakes and its requests' retries), then rethrows.
+   */
   const abort = async (error: unknown, what: string): Promise<never> => {
     logger.error({ err: (error as Error).message }, what);
     kernel.stop();
-    await live.stop().catch(() => {});
+    await live.stop(config.shutdown.timeoutMs).catch(() => {});
     recorder?.close();
     await metrics.close();
     throw error;

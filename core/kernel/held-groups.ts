@@ -17,6 +17,11 @@ export class HeldGroups<T> {
   /** @param kept - how many items are held at most */
   constructor(private readonly kept: number) {}
 
+  /** @returns how many items are held */
+  get size(): number {
+    return this.groupOf.size;
+  }
+
   /**
    * Holds an item in its group.
    * @param group - the group
@@ -44,6 +49,20 @@ export class HeldGroups<T> {
     this.groups.delete(group);
     for (const { seq } of held) this.groupOf.delete(seq);
     return held.map((entry) => entry.item);
+  }
+
+  /**
+   * Forgets the oldest held items, in arrival order, as long as they match.
+   * @param match - whether an item is to be forgotten
+   */
+  forgetOldestWhile(match: (item: T) => boolean): void {
+    for (;;) {
+      const oldest = this.groupOf.entries().next();
+      if (oldest.done === true) return;
+      const item = this.groups.get(oldest.value[1])?.[0]?.item;
+      if (item === undefined || !match(item)) return;
+      this.forgetOldest();
+    }
   }
 
   private forgetOldest(): T | undefined {

@@ -233,7 +233,10 @@ export class UserDataRouting {
   private deliverOrHold(event: OrderUpdateEvent | ExecutionEvent): void {
     const key = this.keyOf(event);
     const runner = this.ownerOf(key);
-    const early = event.kind === 'order' ? this.fillsAwaiting.take(event.order.orderId) : NO_EARLY_FILLS;
+    const early =
+      event.kind === 'order'
+        ? this.fillsAwaiting.take(event.order.orderId, this.state.now())
+        : NO_EARLY_FILLS;
     if (runner !== undefined) {
       for (const fill of early) deliver(runner, fill);
       deliver(runner, event);
@@ -241,7 +244,7 @@ export class UserDataRouting {
       for (const fill of early) this.hold(fill);
       this.hold(event);
     } else if (event.kind === 'execution' && this.orderUnseen(event.execution.orderId, key)) {
-      this.fillsAwaiting.hold(event);
+      this.fillsAwaiting.hold(event, this.state.now());
     }
   }
 

@@ -22,13 +22,7 @@ export function commandRejection(
   now: number,
   keelCode?: number,
 ): Extract<UserEvent, { kind: 'commandRejected' }> {
-  const code =
-    keelCode ??
-    (error instanceof VenueError && error.code !== 0 && !isOutcomeUnknown(error)
-      ? error.code
-      : error instanceof RequestRuleError
-        ? 400001
-        : COMMAND_OUTCOME_UNKNOWN);
+  const code = rejectionCode(error, keelCode);
   return {
     kind: 'commandRejected',
     ts: now,
@@ -38,4 +32,21 @@ export function commandRejection(
     code,
     message: error instanceof Error ? error.message : String(error),
   };
+}
+
+/**
+ * The code of the `commandRejected` event a failure makes (see {@link commandRejection}).
+ * @param error - why the command failed
+ * @param keelCode - a Keel-local code for a failure without a venue code
+ * @returns the venue's code, 400001 for a request rule broken, else `keelCode`, else -1
+ */
+export function rejectionCode(error: unknown, keelCode?: number): number {
+  return (
+    keelCode ??
+    (error instanceof VenueError && error.code !== 0 && !isOutcomeUnknown(error)
+      ? error.code
+      : error instanceof RequestRuleError
+        ? 400001
+        : COMMAND_OUTCOME_UNKNOWN)
+  );
 }

@@ -4,13 +4,17 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
 import {
   type AlgoOrder,
+  type CancelOrdersIntent,
   COMMAND_NOT_APPLIED,
   type Order,
   type StrategyIntent,
+  showsNoOpenOrder,
   type UserEvent,
+  VENUE_ORDER_NOT_FOUND,
   type VenueStatus,
 } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
+import { VenueError } from '../errors.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
@@ -20,6 +24,7 @@ import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
 import { FillsWithoutOrder } from './fills-without-order.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
+import { DEFAULT_HELD_COMMAND_WAIT_MS, HeldOrderActions } from './held-order-actions.ts';
 import { intentLogFields } from './intent-log-fields.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LoanReadOrder } from './loan-read-order.ts';
@@ -37,6 +42,7 @@ import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
+import { type PartRefusal, splitCancelRefusal } from './split-cancel-refusal.ts';
 import { SymCommandOrder } from './sym-command-order.ts';
 import { UnknownOrderLookups } from './unknown-order-lookups.ts';
 import { VenueLoanReads } from './venue-loan-reads.ts';
@@ -74,8 +80,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placement: OrderPlacement;
   /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
   private readonly unknownOrders: UnknownOrderLookups;
-  /** Modifies and cancels held until the venue acknowledged their orders: each settles once sent (or refused). */
-  private readonly heldActions = new Set<Promise<void>>();
+  /** Modifies and cancels held until the venue acknowledged their orders (at most `heldCommandWaitMs`). */
+  private readonly heldActions: HeldOrderActions;
   /** Fills that came without any update of their order, whose order is looked up after a while. */
   private readonly fillsWithoutOrder: FillsWithoutOrder;
   private readonly timer: TimerPort;
@@ -176,6 +182,12 @@ export class LiveExecutionClient implements ExecutionPort {
       lookups,
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
+    });
+    this.heldActions = new HeldOrderActions({
+      placement: this.placement,
+      timer: this.timer,
+      waitMs: options.heldCommandWaitMs ?? DEFAULT_HELD_COMMAND_WAIT_MS,
+      logger: this.logger,
     });
     this.reconciliations = new ReconciliationRuns({
       view: this.localView,
@@ -303,6 +315,7 @@ export class LiveExecutionClient implements ExecutionPort {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.reconciliations.stop();
     this.placement.stop();
+    this.heldActions.stop();
     this.unknownOrders.stop();
     this.fillsWithoutOrder.stop();
     await this.options.ws.close(withinMs);
@@ -358,11 +371,11 @@ export class LiveExecutionClient implements ExecutionPort {
               'algo order read back after a cancel of all in a state Keel does not know: ended CANCELLED in Keel, though the venue may still hold it (check it on the venue)',
             ),
         })
-          .catch((error: unknown) =>
-            isOutcomeUnknown(error)
-              ? this.resolveLostReply(command, error)
-              : this.rejectCommand(command, error),
-          )
+          .catch((error: unknown) => {
+            if (isOutcomeUnknown(error)) return this.resolveLostReply(command, error);
+            this.rejectCommand(command, error);
+            if (error instanceof VenueError && showsNoOpenOrder(error.code)) this.lookUpAlgoTarget(intent);
+          })
           .finally(() => {
             this.closesInFlight.answered(command);
             answered();
@@ -377,71 +390,126 @@ export class LiveExecutionClient implements ExecutionPort {
    * order's place is unanswered could reach the venue before the order (or, over REST, overtake
    * it) and be refused as unknown, leaving the order working with nobody acting on it. Held until
    * the order's ack, first update or Keel's verdict on it after lookups (see {@link OrderPlacement}),
-   * then sent (the venue refuses it if the order ended meanwhile); never sent when the client
-   * stops first (refused as not applied, safe to send again). A batch cancel listing orders the
-   * venue knows and unacknowledged ones is split: the known ones are cancelled at once (a kill
-   * switch's sweep never waits on an order whose ack was lost), the rest once the venue's word on
-   * them came, both under the command's reference. Each part reports its own refusal: a refusal
-   * of the part sent at once does not stop the held part (the kernel then shows its orders as the
-   * venue reports them until their cancel is answered).
+   * but at most `heldCommandWaitMs`, then sent (see {@link HeldOrderActions}; the venue refuses it if
+   * the order ended meanwhile); never sent when the client stops first (refused as not applied,
+   * safe to send again). A batch cancel listing orders the venue knows and unacknowledged ones is
+   * split: the known ones are cancelled at once (a kill switch's sweep never waits on an order
+   * whose ack was lost), the rest once the venue's word on them came. The command still gets one
+   * answer: when a part is refused, one refusal is reported once both parts were answered (see
+   * {@link splitCancelRefusal}), so the kernel retries or looks up its orders as for any refused
+   * cancel. A refusal saying the venue does not know an order it acknowledged (401018) has that
+   * order looked up (see {@link LiveExecutionClient.lookUpUnknownTargets}).
    */
   private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
     const unacked = this.placement.unacknowledged(targets);
-    if (unacked.length === 0) return this.sendAction(command, intent);
+    const refuse = (error: unknown, keelCode?: number) => this.rejectCommand(command, error, keelCode);
+    if (unacked.length === 0) return this.sendAction(intent, refuse);
     if (intent.kind === 'cancelOrders' && unacked.length < targets.length) {
       const known = targets.filter((target) => !unacked.includes(target));
       this.logger.debug(
         { ref: intent.ref, kind: intent.kind, sent: known, held: unacked },
         'batch cancel split: the orders the venue knows cancelled at once, the rest held until the venue acknowledged them',
       );
+      const refusals: PartRefusal[] = [];
+      const part = (part: CancelOrdersIntent) => (error: unknown, keelCode?: number) =>
+        refusals.push({
+          targets: part.targets ?? [],
+          error,
+          ...(keelCode === undefined ? {} : { keelCode }),
+        });
+      const sentNow = { ...intent, targets: known };
+      const held = { ...intent, targets: unacked };
       return Promise.all([
-        this.sendAction(command, { ...intent, targets: known }),
-        this.holdAction(command, { ...intent, targets: unacked }, unacked),
-      ]).then(() => undefined);
+        this.sendAction(sentNow, part(sentNow)),
+        this.heldActions.hold(held, unacked, {
+          send: (refused) => this.sendAction(held, refused),
+          refuse: part(held),
+        }),
+      ]).then(() => {
+        const refusal = splitCancelRefusal(refusals);
+        if (refusal !== undefined) refuse(refusal.error, refusal.keelCode);
+      });
     }
     this.logger.debug(
       { ref: intent.ref, kind: intent.kind, targets },
       'command held until the venue acknowledged the orders it acts on',
     );
-    return this.holdAction(command, intent, unacked);
-  }
-
-  /** @returns when the venue answered the modify or cancel, or it failed (its refusal reported) */
-  private sendAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
-    return sendOrderAction(intent, {
-      ws: this.options.ws,
-      rest: this.options.rest,
-      refuse: (error) => this.rejectCommand(command, error),
+    return this.heldActions.hold(intent, unacked, {
+      send: (refused) => this.sendAction(intent, refused),
+      refuse,
     });
   }
 
   /**
-   * Sends a modify or cancel once the venue's word on its unacknowledged orders came, counted in
-   * {@link LiveExecutionClient.commandsHeld} until then.
-   * @returns when it was answered, or reported never sent (the client stopped first)
+   * @param intent - the modify or cancel (or a part of a split batch cancel)
+   * @param refuse - told why the venue refused it (or why it was not sent)
+   * @returns when the venue answered it, or it failed (its refusal reported)
    */
-  private holdAction(
-    command: ApprovedIntent,
-    intent: OrderActionIntent,
-    unacked: readonly string[],
-  ): Promise<void> {
-    const known = this.placement.outcomesKnown(unacked) ?? Promise.resolve(true);
-    let answered: Promise<void> = Promise.resolve();
-    const sent = known.then((yes) => {
-      if (yes) answered = this.sendAction(command, intent);
-      else
-        this.rejectCommand(
-          command,
-          new Error(
-            `${intent.kind} ${intent.ref} not sent: the client stopped before the venue acknowledged the orders it acts on`,
-          ),
-          COMMAND_NOT_APPLIED,
-        );
+  private sendAction(intent: OrderActionIntent, refuse: (error: unknown) => void): Promise<void> {
+    return sendOrderAction(intent, {
+      ws: this.options.ws,
+      rest: this.options.rest,
+      refuse: (error) => {
+        refuse(error);
+        if (error instanceof VenueError && error.code === VENUE_ORDER_NOT_FOUND)
+          this.lookUpUnknownTargets(intent);
+      },
     });
-    this.heldActions.add(sent);
-    void sent.then(() => this.heldActions.delete(sent));
-    return sent.then(() => answered);
+  }
+
+  /**
+   * The venue refused a modify or cancel as "order not found" (401018): an order it acted on that
+   * the venue acknowledged and that Keel holds open has an unknown fate (the venue's read side may
+   * lag, it may have ended, or the venue lost it), so it is looked up, never assumed open, with the
+   * policy of an acknowledged order a reconciliation found unknown (see {@link UnknownOrderLookups}:
+   * the venue's answer is emitted; after 3 "not found" over 30 s it is ended CANCELLED with the
+   * warning that the venue forgot it). An order whose place is unanswered is the placement's.
+   */
+  private lookUpUnknownTargets(intent: OrderActionIntent): void {
+    const targets = new Set(intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target]);
+    const unacked = new Set(this.placement.unacknowledged([...targets]));
+    for (const order of this.localView.state().openOrders) {
+      if (!targets.has(order.clientOrderId) || unacked.has(order.clientOrderId)) continue;
+      if (intent.sym !== undefined && order.sym !== intent.sym) continue;
+      this.logger.warn(
+        {
+          ref: intent.ref,
+          kind: intent.kind,
+          clientOrderId: order.clientOrderId,
+          orderId: order.orderId,
+          sym: order.sym,
+        },
+        'the venue does not know an order it acknowledged: looking it up',
+      );
+      this.unknownOrders.keepOpen({ kind: 'order', order });
+    }
+  }
+
+  /**
+   * The venue refused a cancel or replace of an algo order as not open there (not found, or
+   * already final): the venue pushes no algo order updates, so Keel's view of one it holds open is
+   * stale (it fired, or was cancelled, unseen) or the venue lost it; it is looked up, never left
+   * open for its strategy to act on again and again, with the policy of an algo order a
+   * reconciliation found unknown (see {@link UnknownOrderLookups}: the venue's answer is emitted;
+   * after 3 "not found" over 30 s it is ended CANCELLED).
+   */
+  private lookUpAlgoTarget(intent: StrategyIntent['intent']): void {
+    if (intent.kind !== 'cancelAlgoOrder' && intent.kind !== 'replaceAlgoOrder') return;
+    const algoOrder = (this.localView.state().openAlgoOrders ?? []).find(
+      (open) => open.clientAlgoOrderId === intent.target,
+    );
+    if (algoOrder === undefined) return;
+    this.logger.warn(
+      {
+        ref: intent.ref,
+        kind: intent.kind,
+        clientAlgoOrderId: intent.target,
+        algoOrderId: algoOrder.algoOrderId,
+      },
+      'the venue holds no such algo order open: looking it up',
+    );
+    this.unknownOrders.keepOpen({ kind: 'algoOrder', algoOrder });
   }
 
   /**
@@ -455,8 +523,9 @@ export class LiveExecutionClient implements ExecutionPort {
    */
   commandsHeld(): Promise<void> | undefined {
     const behind = this.commandOrder.released();
-    if (this.heldActions.size === 0) return behind;
-    return Promise.race(behind === undefined ? [...this.heldActions] : [behind, ...this.heldActions]);
+    const held = this.heldActions.pending();
+    if (held.length === 0) return behind;
+    return Promise.race(behind === undefined ? held : [behind, ...held]);
   }
 
   /** A held command was never sent (the client stopped): a REJECTED order for a place, else a refusal. */

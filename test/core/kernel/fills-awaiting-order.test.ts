@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FillsAwaitingOrder } from '../../../core/kernel/fills-awaiting-order.ts';
+import { FILL_AWAITING_ORDER_MS, FillsAwaitingOrder } from '../../../core/kernel/fills-awaiting-order.ts';
 import type { ExecutionEvent } from '../../../core/model/index.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
 
@@ -22,12 +22,12 @@ const ids = (fills: readonly ExecutionEvent[]) => fills.map((f) => f.execution.t
 describe('FillsAwaitingOrder', () => {
   it('hands back the fills of an order in arrival order, once', () => {
     const awaiting = new FillsAwaitingOrder();
-    awaiting.hold(aFill('t1', 'A'));
-    awaiting.hold(aFill('t2', 'B'));
-    awaiting.hold(aFill('t3', 'A'));
-    expect(ids(awaiting.take('A'))).toEqual(['t1', 't3']);
-    expect(awaiting.take('A')).toEqual([]);
-    expect(ids(awaiting.take('B'))).toEqual(['t2']);
+    awaiting.hold(aFill('t1', 'A'), 0);
+    awaiting.hold(aFill('t2', 'B'), 0);
+    awaiting.hold(aFill('t3', 'A'), 0);
+    expect(ids(awaiting.take('A', 0))).toEqual(['t1', 't3']);
+    expect(awaiting.take('A', 0)).toEqual([]);
+    expect(ids(awaiting.take('B', 0))).toEqual(['t2']);
   });
 
   it('holds the most recent `kept` fills, forgetting the oldest first', () => {
@@ -39,14 +39,23 @@ describe('FillsAwaitingOrder', () => {
         (kept, orders, takenFirst) => {
           const awaiting = new FillsAwaitingOrder(kept);
           const fills = orders.map((orderId, i) => aFill(`t${i}`, orderId));
-          for (const fill of fills) awaiting.hold(fill);
-          const first = ids(awaiting.take(takenFirst));
-          const rest = ['A', 'B', 'C'].flatMap((orderId) => ids(awaiting.take(orderId)));
+          for (const fill of fills) awaiting.hold(fill, 0);
+          const first = ids(awaiting.take(takenFirst, 0));
+          const rest = ['A', 'B', 'C'].flatMap((orderId) => ids(awaiting.take(orderId, 0)));
           const recent = fills.slice(-kept);
           expect(first).toEqual(ids(recent.filter((f) => f.execution.orderId === takenFirst)));
           expect([...first, ...rest].sort()).toEqual(ids(recent).sort());
         },
       ),
     );
+  });
+
+  it('gives up the fills held longer than FILL_AWAITING_ORDER_MS before their order’s update', () => {
+    const awaiting = new FillsAwaitingOrder();
+    awaiting.hold(aFill('t1', 'A'), 1_000);
+    awaiting.hold(aFill('t2', 'B'), 2_000);
+    awaiting.hold(aFill('t3', 'A'), 5_000);
+    expect(ids(awaiting.take('B', 2_000 + FILL_AWAITING_ORDER_MS))).toEqual(['t2']);
+    expect(ids(awaiting.take('A', 2_000 + FILL_AWAITING_ORDER_MS))).toEqual(['t3']);
   });
 });

@@ -38,4 +38,23 @@ describe('HeldGroups', () => {
       ),
     );
   });
+
+  it('forgets the oldest items while they match, and no later one', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 9 })), { maxLength: 20 }),
+        fc.integer({ min: 0, max: 9 }),
+        (adds, below) => {
+          const groups = new HeldGroups<number>(100);
+          for (const [group, item] of adds) groups.add(group, item);
+          groups.forgetOldestWhile((item) => item < below);
+          const firstKept = adds.findIndex(([, item]) => item >= below);
+          const kept = firstKept === -1 ? [] : adds.slice(firstKept);
+          expect(groups.size).toBe(kept.length);
+          for (const group of ['a', 'b', 'c'])
+            expect(groups.take(group)).toEqual(kept.filter(([g]) => g === group).map(([, item]) => item));
+        },
+      ),
+    );
+  });
 });

@@ -1,9 +1,12 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserEvent } from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
 import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
-import { waitFor } from '../../../kit/venue-wait.ts';
+import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
+import { WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 let rig: LiveClientOnFakeVenue | undefined;
 afterEach(async () => {
@@ -102,5 +105,83 @@ describe('a cancel of an order the venue has not acknowledged yet', () => {
     await r.live.stop();
     expect(refusals(r.events)).toMatchObject([{ ref: 'cx-1', code: -2 }]);
     expect(r.ws.requests.filter((q) => q.action === 'cancel_order')).toEqual([]);
+  });
+});
+
+/** A logger writing parsed pino records to an array. */
+function capturing(): { logger: pino.Logger; records: Record<string, unknown>[] } {
+  const records: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) records.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'warn' }, sink), records };
+}
+
+/**
+ * A venue that books every order but never answers its place (the ack lost), whose order lookups
+ * fail (a system error, which never counts as "not found": the order is looked up for ever), and
+ * that refuses a cancel of an order it has not booked (401018).
+ */
+function ackLostLookupsFailing(r: LiveClientOnFakeVenue, booked: (ref: unknown) => boolean = () => true) {
+  r.ws.onRequest = (request) => {
+    if (request.action === 'place_order') return undefined;
+    const clientOrderId = request.args.clientOrderId;
+    if (request.action === 'cancel_order' && !booked(clientOrderId))
+      return { event: request.action, id: request.id, code: 401018, message: 'order not found' };
+    return { event: request.action, id: request.id, code: 0, message: 'success', data: { clientOrderId } };
+  };
+  r.special = (request) =>
+    request.method === 'GET' && request.path === '/api/v1/trading/order'
+      ? { body: { code: 40000, message: 'system error' } }
+      : undefined;
+}
+
+const cancelsSent = (r: LiveClientOnFakeVenue) => r.ws.requests.filter((q) => q.action === 'cancel_order');
+
+describe('a cancel held behind an order whose ack was lost and whose lookups fail', () => {
+  it('is sent anyway once heldCommandWaitMs passed, and the log says so', async () => {
+    const { logger, records } = capturing();
+    rig = await liveClientOnFakeVenue({ logger });
+    const r = rig;
+    ackLostLookupsFailing(r);
+    r.live.submit(approved(aLimitOrder({ ref: 'buy-1' })));
+    r.live.submit(
+      approved({ kind: 'cancelOrder', ref: 'cx-1', sym: 'BINANCE_PERP_BTC_USDT', target: 'buy-1' }),
+    );
+    await advanceUntil(r.timer, () => cancelsSent(r).length > 0, 'the cancel sent', 500, 60);
+    expect(r.timer.now() - 1_700_000_000_000).toBeGreaterThanOrEqual(10_000);
+    await settle();
+    expect(refusals(r.events)).toEqual([]);
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        ref: 'cx-1',
+        unacknowledged: ['buy-1'],
+        msg: expect.stringMatching(/sent without the venue's word on its orders/),
+      }),
+    );
+  });
+
+  it('is held again when the venue does not know the order yet, and sent once it does', async () => {
+    rig = await liveClientOnFakeVenue();
+    const r = rig;
+    let booked = false;
+    ackLostLookupsFailing(r, () => booked);
+    r.live.submit(approved(aLimitOrder({ ref: 'buy-1' })));
+    r.live.submit(
+      approved({ kind: 'cancelOrder', ref: 'cx-1', sym: 'BINANCE_PERP_BTC_USDT', target: 'buy-1' }),
+    );
+    await advanceUntil(r.timer, () => cancelsSent(r).length > 0, 'the cancel sent early', 500, 60);
+    await settle();
+    expect(refusals(r.events)).toEqual([]);
+    // The venue books the order late, and its lookups answer again.
+    booked = true;
+    r.special = () => undefined;
+    r.holdings.orders = [{ ...WIRE_ORDER, clientOrderId: 'buy-1', orderId: 'o-1' }];
+    await advanceUntil(r.timer, () => cancelsSent(r).length === 2, 'the cancel sent again', 500, 40);
+    await settle();
+    expect(refusals(r.events)).toEqual([]);
   });
 });

@@ -61,6 +61,15 @@ describe('timing: a fill whose order never updates', () => {
     expect(lookups(h).length).toBeGreaterThanOrEqual(3);
   });
 
+  it('tells no strategy of that fill when its order’s update comes much later after all, as the warning says', async () => {
+    const log = await firedWithoutUpdate(() => ({ code: 401018, message: 'order not found' }));
+    await advanceUntil(h.timer, () => h.live.reconciliationWarnings.length > 0, 'the warning', 250, 400);
+    const late = FIRED_STOP.createAt + 60_000;
+    h.ws.push({ channel: 'Orders', ts: late, data: [{ ...FIRED_ORDER, updateAt: late }] });
+    await waitFor(() => log.length > 0, 'the order update');
+    expect(log).toEqual(['alpha order o-sl FILLED']);
+  });
+
   it('does not look up an order whose update came after its fill', async () => {
     const log = await firedWithoutUpdate(() => ok(FIRED_ORDER));
     h.ws.push({ channel: 'Orders', ts: FIRED_STOP.createAt + 10, data: [FIRED_ORDER] });

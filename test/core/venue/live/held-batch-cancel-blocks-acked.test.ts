@@ -93,19 +93,43 @@ describe('a batch cancel listing an acknowledged order and an unacknowledged one
     expect(refusals(r.events)).toEqual([]);
   });
 
-  it('still cancels the unacknowledged one when the venue refused the part sent at once', async () => {
+  it('still cancels the unacknowledged one when the venue refused the part sent at once, and reports the refusal once both parts were answered', async () => {
     rig = await liveClientOnFakeVenue();
     const r = rig;
     await sweepOfAckedAndUnacked(
       r,
       secondAckLost(r, (n) => (n === 1 ? 429 : 0)),
     );
-    await waitFor(() => refusals(r.events).length === 1, 'the refusal of the part sent at once');
-    expect(refusals(r.events)).toMatchObject([{ ref: 'keel-halt-1-1', code: 429 }]);
+    await waitFor(() => batchCancels(r).length === 1, 'the part sent at once');
+    await settle();
+    expect(refusals(r.events)).toEqual([]);
     r.holdings.orders = [{ ...WIRE_ORDER, clientOrderId: 'buy-2', orderId: 'o-2' }];
     await advanceUntil(r.timer, () => batchCancels(r).length === 2, 'the held part sent', 500, 20);
     expect(batchCancels(r)).toEqual([['buy-1'], ['buy-2']]);
+    await waitFor(() => refusals(r.events).length === 1, 'the refusal');
     await settle();
-    expect(refusals(r.events)).toHaveLength(1);
+    expect(refusals(r.events)).toMatchObject([
+      { ref: 'keel-halt-1-1', code: 429, message: expect.stringMatching(/too many requests/) },
+    ]);
+  });
+
+  it('reports one refusal when both parts are refused, with the code that has every order looked up', async () => {
+    rig = await liveClientOnFakeVenue();
+    const r = rig;
+    await sweepOfAckedAndUnacked(
+      r,
+      secondAckLost(r, (n) => (n === 1 ? 429 : 401058)),
+    );
+    r.holdings.orders = [{ ...WIRE_ORDER, clientOrderId: 'buy-2', orderId: 'o-2' }];
+    await advanceUntil(r.timer, () => batchCancels(r).length === 2, 'the held part sent', 500, 20);
+    await waitFor(() => refusals(r.events).length === 1, 'the refusal');
+    await settle();
+    expect(refusals(r.events)).toMatchObject([
+      {
+        ref: 'keel-halt-1-1',
+        code: 401058,
+        message: expect.stringMatching(/^buy-1: .*too many requests; buy-2: .*too many requests$/),
+      },
+    ]);
   });
 });
