@@ -29,18 +29,12 @@ export async function paperAndBacktestResults<R>(
     join(dir, 'backtest.yaml'),
     `mode: backtest\n${strategies}backtest:\n  recordings: [${recording}]\n  startingCash: { USDT: 100000 }\n  latency: { fixedMs: 0, jitterMs: 0 }\n  closeAtEnd: false\nreport: { html: out/backtest.html, json: out/backtest.json }\n`,
   );
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    for (const args of [
-      ['run', 'paper.yaml'],
-      ['backtest', 'backtest.yaml', '--no-progress'],
-    ]) {
-      const run = await keelInProcess(args);
-      if (run.code !== 0) throw new Error(`keel ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
-    }
-  } finally {
-    process.chdir(cwd);
+  for (const args of [
+    ['run', 'paper.yaml'],
+    ['backtest', 'backtest.yaml', '--no-progress'],
+  ]) {
+    const run = await keelInProcess(args, { cwd: dir });
+    if (run.code !== 0) throw new Error(`keel ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
   }
   const read = (name: string) => JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as R;
   return { paper: read('paper'), backtest: read('backtest') };
