@@ -1,6 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const inRepo = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // A strategy plugin a test writes imports `keel` and `keel/model` as a user's does. A keel process
+  // maps them with config/compose/plugin-import-hooks.js; a plugin a test loads in this process
+  // (keelInProcess) is resolved by vitest's module runner, which those hooks do not reach: the
+  // same two mappings here. plugin-imports.test.ts checks the hooks themselves in a child process.
+  resolve: {
+    alias: [
+      { find: /^keel$/, replacement: inRepo('./core/kernel/index.ts') },
+      { find: /^keel\/model$/, replacement: inRepo('./core/model/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

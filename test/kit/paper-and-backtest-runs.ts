@@ -1,26 +1,25 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { keelChild } from './keel-child-process.ts';
+import { keelInProcess } from './keel-in-process.ts';
 
 /**
- * Runs one config's instruments and strategies twice with `keel` in child processes in `dir`: as a
- * lockstep paper session replaying `recording` as fast as it goes (orders cancelled at the stop),
- * then as a backtest of that recording with no latency and no end-of-run close, both starting with
- * 100 000 USDT, and reads both results (`out/paper.json`, `out/backtest.json`).
+ * Runs one config's instruments and strategies twice with `keel` in this process, in `dir` as its
+ * working directory: as a lockstep paper session replaying `recording` as fast as it goes (orders
+ * cancelled at the stop), then as a backtest of that recording with no latency and no end-of-run
+ * close, both starting with 100 000 USDT, and reads both results (`out/paper.json`,
+ * `out/backtest.json`). The tests using it compare what the two runs decide, not how a process
+ * starts or ends: a child process per run cost each a Node and tsx start and the whole import.
  * @param dir - a temporary folder (it gets a package.json, the two configs and `out/`)
  * @param strategies - the YAML of `instruments` and `strategies`, ending with a newline
  * @param recording - the recording both replay
- * @param timeoutMs - the two runs' time limit together, below the test's timeout: a run still
- *   going then is killed, and the test fails with its stderr instead of blocking the test run
  * @returns the two results, parsed
- * @throws Error with the run's stderr when either run does not exit 0 (killed at the limit included)
+ * @throws Error with the run's stderr when either run does not exit 0
  */
-export function paperAndBacktestResults<R>(
+export async function paperAndBacktestResults<R>(
   dir: string,
   strategies: string,
   recording: string,
-  timeoutMs = 50_000,
-): { readonly paper: R; readonly backtest: R } {
+): Promise<{ readonly paper: R; readonly backtest: R }> {
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   writeFileSync(
     join(dir, 'paper.yaml'),
@@ -30,12 +29,11 @@ export function paperAndBacktestResults<R>(
     join(dir, 'backtest.yaml'),
     `mode: backtest\n${strategies}backtest:\n  recordings: [${recording}]\n  startingCash: { USDT: 100000 }\n  latency: { fixedMs: 0, jitterMs: 0 }\n  closeAtEnd: false\nreport: { html: out/backtest.html, json: out/backtest.json }\n`,
   );
-  const deadline = Date.now() + timeoutMs;
   for (const args of [
     ['run', 'paper.yaml'],
     ['backtest', 'backtest.yaml', '--no-progress'],
   ]) {
-    const run = keelChild(args, { cwd: dir, timeoutMs: Math.max(1, deadline - Date.now()) });
+    const run = await keelInProcess(args, { cwd: dir });
     if (run.code !== 0) throw new Error(`keel ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
   }
   const read = (name: string) => JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as R;

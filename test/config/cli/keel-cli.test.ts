@@ -47,8 +47,8 @@ describe('keel command line', () => {
     }
   });
 
-  it('ends its help with every exit code and its meaning, the same list as the README', () => {
-    const { stdout } = keelChild(['--help']);
+  it('ends its help with every exit code and its meaning, the same list as the README', async () => {
+    const { stdout } = await keelInProcess(['--help']);
     const listed = (text: string, item: RegExp) =>
       text
         .slice(text.indexOf('Exit codes'))
@@ -71,9 +71,9 @@ describe('keel command line', () => {
     expect(listed(list, /^- (\d+) (.+)$/)).toEqual(expected);
   });
 
-  it('validates a good config, exit 0', () => {
+  it('validates a good config, exit 0', async () => {
     const file = join(dir, 'bt.yaml');
-    const { code, stdout } = keelChild([
+    const { code, stdout } = await keelInProcess([
       'validate',
       file,
       '--set',
@@ -130,25 +130,25 @@ describe('keel command line', () => {
     expect(printed.stdout + printed.stderr).not.toContain(LIVE_ENV.T_KEY);
   });
 
-  it('refuses a missing recording at its line, in validate and backtest alike, exit 2', () => {
+  it('refuses a missing recording at its line, in validate and backtest alike, exit 2', async () => {
     const file = join(dir, 'missing.yaml');
     const line = `✖ backtest.recordings[0] names no such file: ${join(dir, 'nope.jsonl')} → at backtest.recordings[0] (${file}:12:16)\n`;
     const params = ['--set', 'strategies.0.params.sym=BINANCE_PERP_BTC_USDT'];
-    const validate = keelChild(['validate', file, ...params]);
+    const validate = await keelInProcess(['validate', file, ...params]);
     expect(validate.stdout).toBe('');
     expect(validate.stderr).toBe(line);
     expect(validate.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-    const backtest = keelChild(['backtest', file, '--no-progress', ...params]);
+    const backtest = await keelInProcess(['backtest', file, '--no-progress', ...params]);
     expect(backtest.stdout).toBe('');
     expect(backtest.stderr).toBe(line);
     expect(backtest.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-    const sweep = keelChild(['sweep', file, '--grid', 'strategies.0.params.fast=2,3', ...params]);
+    const sweep = await keelInProcess(['sweep', file, '--grid', 'strategies.0.params.fast=2,3', ...params]);
     expect(sweep.stderr).toBe(line);
     expect(sweep.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
-  it("refuses a misspelled param of the README's plain z.object plugin, with a did-you-mean, exit 2", () => {
-    const run = keelChild([
+  it("refuses a misspelled param of the README's plain z.object plugin, with a did-you-mean, exit 2", async () => {
+    const run = await keelInProcess([
       'validate',
       'config/examples/first-strategy-backtest.yaml',
       '--set',
@@ -187,9 +187,9 @@ describe('keel command line', () => {
     );
   });
 
-  it('refuses a missing --recording by name, exit 2', () => {
+  it('refuses a missing --recording by name, exit 2', async () => {
     const missing = join(dir, 'gone.jsonl');
-    const run = keelChild([
+    const run = await keelInProcess([
       'backtest',
       join(dir, 'bt.yaml'),
       '--no-progress',

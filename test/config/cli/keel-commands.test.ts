@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { signedRest } from '../../kit/paper-venue-client.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'keel-commands-'));
@@ -14,9 +15,10 @@ const EXAMPLE = 'config/examples/sma-cross-backtest.yaml';
 const outputs = (name: string) => reportOutputFlags(dir, name);
 
 describe('keel backtest, report, sweep and venue as a user runs them', () => {
-  it('backtests the example into result.json and report.html, byte-identical when run twice', () => {
+  it('backtests the example into result.json and report.html, byte-identical when run twice', async () => {
+    // Once as a user runs it, once in this process: the second run shares no state with the first.
     const first = keelChild(['backtest', EXAMPLE, '--no-progress', ...outputs('a')]);
-    const second = keelChild(['backtest', EXAMPLE, '--no-progress', ...outputs('b')]);
+    const second = await keelInProcess(['backtest', EXAMPLE, '--no-progress', ...outputs('b')]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(EXIT.OK);
     expect(second.code).toBe(EXIT.OK);
@@ -26,8 +28,8 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(readFileSync(join(dir, 'a-report.html'), 'utf8')).toContain('<html');
   }, 60_000);
 
-  it("--recording replaces the config's recordings (how a recorded paper session is backtested)", () => {
-    const run = keelChild([
+  it("--recording replaces the config's recordings (how a recorded paper session is backtested)", async () => {
+    const run = await keelInProcess([
       'backtest',
       'config/examples/replay-paper-session.yaml',
       '--no-progress',
@@ -43,8 +45,9 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     ]);
   }, 60_000);
 
-  it('writes the same result.json for the same project wherever it lies (recordings named from the working directory)', () => {
-    const copies = ['one', 'elsewhere/two'].map((name) => {
+  it('writes the same result.json for the same project wherever it lies (recordings named from the working directory)', async () => {
+    const copies: Buffer[] = [];
+    for (const name of ['one', 'elsewhere/two']) {
       const root = join(dir, name);
       mkdirSync(join(root, 'config/examples'), { recursive: true });
       mkdirSync(join(root, 'backtest/sessions'), { recursive: true });
@@ -53,18 +56,18 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
         'backtest/sessions/example-synthetic.jsonl.gz',
         join(root, 'backtest/sessions/example-synthetic.jsonl.gz'),
       );
-      const run = keelChild(['backtest', EXAMPLE, '--no-progress'], { cwd: root });
+      const run = await keelInProcess(['backtest', EXAMPLE, '--no-progress'], { cwd: root });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(EXIT.OK);
-      return readFileSync(join(root, 'out/sma-cross-backtest-result.json'));
-    });
+      copies.push(readFileSync(join(root, 'out/sma-cross-backtest-result.json')));
+    }
     expect(JSON.parse(copies[0]!.toString()).meta.recordings[0].path).toBe(
       'backtest/sessions/example-synthetic.jsonl.gz',
     );
     expect(copies[0]!.equals(copies[1]!)).toBe(true);
   }, 60_000);
 
-  it('keel import-csv turns OHLCV rows into a recording a backtest replays', () => {
+  it('keel import-csv turns OHLCV rows into a recording a backtest replays', async () => {
     const csv = join(dir, 'bars.csv');
     const recording = join(dir, 'bars.jsonl');
     writeFileSync(
@@ -77,10 +80,17 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
         }),
       ].join('\n'),
     );
-    const imported = keelChild(['import-csv', csv, '--sym', 'BINANCE_PERP_BTC_USDT', '--out', recording]);
+    const imported = await keelInProcess([
+      'import-csv',
+      csv,
+      '--sym',
+      'BINANCE_PERP_BTC_USDT',
+      '--out',
+      recording,
+    ]);
     expect(imported.code).toBe(EXIT.OK);
     expect(imported.stdout).toMatch(/^✔ 40 1m bars of BINANCE_PERP_BTC_USDT/);
-    const run = keelChild([
+    const run = await keelInProcess([
       'backtest',
       EXAMPLE,
       '--no-progress',
@@ -92,16 +102,16 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(run.code).toBe(EXIT.OK);
   }, 60_000);
 
-  it('keel report rebuilds the HTML from the result alone', () => {
+  it('keel report rebuilds the HTML from the result alone', async () => {
     const out = join(dir, 'rebuilt.html');
-    const run = keelChild(['report', join(dir, 'a-result.json'), '--out', out]);
+    const run = await keelInProcess(['report', join(dir, 'a-result.json'), '--out', out]);
     expect(run.code).toBe(EXIT.OK);
     expect(readFileSync(out, 'utf8')).toContain('sma-cross');
   }, 60_000);
 
-  it('keel sweep gives one row per combination, sorted by the metric, and a CSV; lists the combinations the strategy refuses', () => {
+  it('keel sweep gives one row per combination, sorted by the metric, and a CSV; lists the combinations the strategy refuses', async () => {
     const csv = join(dir, 'sweep.csv');
-    const run = keelChild([
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--grid',
@@ -135,21 +145,28 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(run.stdout).not.toContain('n/a in every row');
   }, 120_000);
 
-  it('keel sweep says when the chosen metric is n/a in every row', () => {
-    const run = keelChild(['sweep', EXAMPLE, '--grid', 'strategies.0.params.fast=2,3', '--metric', 'sharpe']);
+  it('keel sweep says when the chosen metric is n/a in every row', async () => {
+    const run = await keelInProcess([
+      'sweep',
+      EXAMPLE,
+      '--grid',
+      'strategies.0.params.fast=2,3',
+      '--metric',
+      'sharpe',
+    ]);
     expect(run.code).toBe(EXIT.OK);
     expect(run.stdout).toContain(
       "⚠ sharpe is n/a in every row, so the rows keep the grid's order (annualized figures such as sharpe need a run of at least a day)",
     );
   }, 120_000);
 
-  it('a broken config gives one line with file:line:col, exit 2', () => {
+  it('a broken config gives one line with file:line:col, exit 2', async () => {
     const file = join(dir, 'broken.yaml');
     writeFileSync(
       file,
       readFileSync(EXAMPLE, 'utf8').replace('      fast: 3', '      fast: 3\n      fats: 4'),
     );
-    const run = keelChild(['backtest', file, '--no-progress']);
+    const run = await keelInProcess(['backtest', file, '--no-progress']);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

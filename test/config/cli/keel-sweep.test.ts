@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-sweep-')();
@@ -13,8 +14,14 @@ const FAST = 'strategies.0.params.fast';
 const SLOW = 'strategies.0.params.slow';
 
 /** The metrics of a single `keel backtest` of the example with these overrides. */
-function singleBacktest(name: string, args: readonly string[]): Record<string, number> {
-  const run = keelChild(['backtest', EXAMPLE, '--no-progress', ...args, ...reportOutputFlags(dir, name)]);
+async function singleBacktest(name: string, args: readonly string[]): Promise<Record<string, number>> {
+  const run = await keelInProcess([
+    'backtest',
+    EXAMPLE,
+    '--no-progress',
+    ...args,
+    ...reportOutputFlags(dir, name),
+  ]);
   expect(run.code, run.stderr).toBe(EXIT.OK);
   return JSON.parse(readFileSync(join(dir, `${name}-result.json`), 'utf8')).metrics;
 }
@@ -29,8 +36,8 @@ function csvRows(file: string): string[][] {
 }
 
 describe('keel sweep: what each row says', () => {
-  it('refuses a --set (or --from/--to) on a grid axis path, naming both, before any backtest (exit 2)', () => {
-    const run = keelChild([
+  it('refuses a --set (or --from/--to) on a grid axis path, naming both, before any backtest (exit 2)', async () => {
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--set',
@@ -44,7 +51,7 @@ describe('keel sweep: what each row says', () => {
     expect(run.stderr).toBe(
       `✖ --set ${FAST}=3 and --grid ${FAST}=... both set ${FAST} (the grid's values would run); give its values in the --grid alone\n`,
     );
-    const from = keelChild([
+    const from = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--from',
@@ -58,9 +65,9 @@ describe('keel sweep: what each row says', () => {
     );
   }, 60_000);
 
-  it('writes every metric to the CSV as computed (the terminal shows 4 decimals)', () => {
+  it('writes every metric to the CSV as computed (the terminal shows 4 decimals)', async () => {
     const csv = join(dir, 'precision.csv');
-    const run = keelChild([
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--grid',
@@ -73,15 +80,15 @@ describe('keel sweep: what each row says', () => {
       csv,
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
-    const single = singleBacktest('precision', ['--set', `${FAST}=3`, '--set', `${SLOW}=8`]);
+    const single = await singleBacktest('precision', ['--set', `${FAST}=3`, '--set', `${SLOW}=8`]);
     const [cells] = csvRows(csv);
     expect(Number(cells?.[2])).toBe(single.totalReturn);
     expect(cells?.[2]).not.toMatch(/^-?\d+\.\d{4}$/);
     expect(run.stdout.split('\n')[1]).toContain(` ${single.totalReturn?.toFixed(4)} `);
   }, 120_000);
 
-  it('counts the intents the risk gate denied in a denied column and names the first reason under the table', () => {
-    const run = keelChild([
+  it('counts the intents the risk gate denied in a denied column and names the first reason under the table', async () => {
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--grid',
@@ -102,12 +109,12 @@ describe('keel sweep: what each row says', () => {
 });
 
 describe('keel sweep: --out', () => {
-  it('makes a missing folder, as keel backtest does, and removes a partial table an earlier stopped sweep left', () => {
+  it('makes a missing folder, as keel backtest does, and removes a partial table an earlier stopped sweep left', async () => {
     const csv = join(dir, 'no-such-dir', 'deeper', 'sweep.csv');
     mkdirSync(dirname(csv), { recursive: true });
     const stale = join(dirname(csv), 'sweep.partial.csv');
     writeFileSync(stale, 'fast,totalReturn\n3,0.1\n');
-    const run = keelChild([
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--grid',
@@ -122,10 +129,10 @@ describe('keel sweep: --out', () => {
     expect(existsSync(stale)).toBe(false);
   }, 120_000);
 
-  it('refuses, in one line and before any backtest, a file it cannot write (exit 2)', () => {
+  it('refuses, in one line and before any backtest, a file it cannot write (exit 2)', async () => {
     writeFileSync(join(dir, 'a-file'), '');
     const out = join(dir, 'a-file', 'sweep.csv');
-    const run = keelChild([
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--grid',
@@ -142,10 +149,10 @@ describe('keel sweep: --out', () => {
 });
 
 describe('keel sweep: --from and --to', () => {
-  it('narrow every combination to the window, as keel backtest does', () => {
+  it('narrow every combination to the window, as keel backtest does', async () => {
     const window = ['--from', '2025-01-06T14:35:00Z', '--to', '2025-01-06T14:55:00Z'];
     const csv = join(dir, 'window.csv');
-    const run = keelChild([
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       ...window,
@@ -157,13 +164,13 @@ describe('keel sweep: --from and --to', () => {
       csv,
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
-    const single = singleBacktest('window', [...window, '--set', `${FAST}=3`]);
+    const single = await singleBacktest('window', [...window, '--set', `${FAST}=3`]);
     expect(Number(csvRows(csv)[0]?.[1])).toBe(single.totalReturn);
-    expect(single.totalReturn).not.toBe(singleBacktest('whole', ['--set', `${FAST}=3`]).totalReturn);
+    expect(single.totalReturn).not.toBe((await singleBacktest('whole', ['--set', `${FAST}=3`])).totalReturn);
   }, 120_000);
 
-  it('skip and list a grid combination whose window ends before it starts, running the others', () => {
-    const run = keelChild([
+  it('skip and list a grid combination whose window ends before it starts, running the others', async () => {
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--from',
@@ -203,9 +210,9 @@ backtest:
 }
 
 describe('keel sweep: a combination that never ends', () => {
-  it('--timeout turns it into a failed row, stops its worker and keeps the other rows (exit 1)', () => {
+  it('--timeout turns it into a failed row, stops its worker and keeps the other rows (exit 1)', async () => {
     const csv = join(dir, 'timeout.csv');
-    const run = keelChild([
+    const run = await keelInProcess([
       'sweep',
       hangingConfig(),
       '--grid',
@@ -232,6 +239,7 @@ describe('keel sweep: a combination that never ends', () => {
 
 describe('keel sweep: a --timeout longer than a Node timer holds', () => {
   it('is no limit, rather than a timer firing at once and failing every combination', () => {
+    // In a child: Node writes a TimeoutOverflowWarning to the process's own stderr, not to keel's io.
     const run = keelChild([
       'sweep',
       hangingConfig(),
@@ -309,10 +317,10 @@ describe('keel sweep: --recording', () => {
     return path;
   }
 
-  it("replaces the config's recordings in every combination, as keel backtest --recording does", () => {
+  it("replaces the config's recordings in every combination, as keel backtest --recording does", async () => {
     const recording = firstLinesOfExample(20_000);
     const csv = join(dir, 'recording.csv');
-    const run = keelChild([
+    const run = await keelInProcess([
       'sweep',
       EXAMPLE,
       '--recording',
@@ -326,16 +334,16 @@ describe('keel sweep: --recording', () => {
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     expect(run.stdout).toContain('1 combinations (SYNTHETIC data)');
-    const single = singleBacktest('recording', ['--recording', recording, '--set', `${FAST}=3`]);
+    const single = await singleBacktest('recording', ['--recording', recording, '--set', `${FAST}=3`]);
     expect(Number(csvRows(csv)[0]?.[1])).toBe(single.totalReturn);
     expect(single.totalReturn).not.toBe(
-      singleBacktest('config-recording', ['--set', `${FAST}=3`]).totalReturn,
+      (await singleBacktest('config-recording', ['--set', `${FAST}=3`])).totalReturn,
     );
   }, 120_000);
 
-  it('refuses a missing --recording by name before any backtest, exit 2', () => {
+  it('refuses a missing --recording by name before any backtest, exit 2', async () => {
     const missing = join(dir, 'gone.jsonl');
-    const run = keelChild(['sweep', EXAMPLE, '--recording', missing, '--grid', `${FAST}=3,5`]);
+    const run = await keelInProcess(['sweep', EXAMPLE, '--recording', missing, '--grid', `${FAST}=3,5`]);
     expect(run.stderr).toBe(`✖ --recording ${missing}: no such file\n`);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });

@@ -26,7 +26,7 @@ describe('a lockstep paper run on bars, with no latency, of a bracket placing it
   it('fills the entries and their take-profits at the bars and prices the backtest does', async () => {
     const dir = tempDir();
     const recording = await barsRecordingIn(dir, RISING, T0, BTC);
-    const { paper, backtest } = paperAndBacktestResults<Result>(
+    const { paper, backtest } = await paperAndBacktestResults<Result>(
       dir,
       `instruments: [${BTC}]\nstrategies:\n  - id: br\n    use: bracket\n    params: { sym: ${BTC}, qty: 1, trendBars: 2, takeProfit: 0.01, stopLoss: 0.02, exits: algo }\n`,
       recording,

@@ -46,7 +46,7 @@ describe('a paper run on a recording of bars only (keel import-csv) without pape
       fills: { clientOrderId: string; side: string; price: string; timestamp: number }[];
       meta: { fillModel: { name: string } };
     };
-    const { paper, backtest } = paperAndBacktestResults<Result>(dir, STRATEGY, bars);
+    const { paper, backtest } = await paperAndBacktestResults<Result>(dir, STRATEGY, bars);
     expect(paper.meta.fillModel.name).toBe('bar');
     const sells = paper.fills.filter((f) => f.side === 'SELL');
     expect(sells.length).toBeGreaterThan(1);

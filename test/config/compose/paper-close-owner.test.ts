@@ -10,9 +10,9 @@ const T0 = Date.UTC(2025, 2, 3);
 const tempDir = tempDirsRemovedAfterEach('keel-paper-close-');
 
 /**
- * Buys 10 on its first bar and closes the position on its third; every order update it hears is
- * appended to `heard.txt` as `<command> <orderType> <reduceOnly> <state>` (`run` for the paper
- * session, `backtest` for the backtest).
+ * Buys 10 on its first bar and closes the position on its third; it appends `start` to
+ * `heard.txt` when a run starts, then every order update it hears as `<side> <reduceOnly> <state>`
+ * (the paper session runs first, then the backtest).
  */
 const BUY_THEN_CLOSE = `import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -22,14 +22,17 @@ export default defineStrategy({
   name: 'buy-then-close',
   params: z.object({ sym: z.string() }),
   state: () => ({ bars: 0 }),
-  onStart: (ctx) => ctx.watchBars(ctx.params.sym, '1m'),
+  onStart: (ctx) => {
+    appendFileSync('heard.txt', 'start\\n');
+    ctx.watchBars(ctx.params.sym, '1m');
+  },
   onBar: (ctx) => {
     ctx.state.bars += 1;
     if (ctx.state.bars === 1) return ctx.order.market({ sym: ctx.params.sym, side: 'BUY', qty: 10 });
     if (ctx.state.bars === 3) return ctx.order.closePosition(ctx.params.sym);
   },
   onOrder: (_ctx, order) => {
-    appendFileSync('heard.txt', \`\${process.argv[2]} \${order.side} \${order.reduceOnly} \${order.orderState}\\n\`);
+    appendFileSync('heard.txt', \`\${order.side} \${order.reduceOnly} \${order.orderState}\\n\`);
   },
 });
 `;
@@ -42,7 +45,7 @@ describe('a paper run’s position close', () => {
     type Result = {
       orders: { strategyId?: string; side: string; orderState: string; reduceOnly: boolean }[];
     };
-    const { paper, backtest } = paperAndBacktestResults<Result>(
+    const { paper, backtest } = await paperAndBacktestResults<Result>(
       dir,
       `instruments: [${BTC}]\nstrategies:\n  - { id: s, use: ./buy-then-close.ts, params: { sym: ${BTC} } }\n`,
       bars,
@@ -51,10 +54,13 @@ describe('a paper run’s position close', () => {
       r.orders.map((o) => `${o.strategyId ?? '-'} ${o.side} ${o.reduceOnly} ${o.orderState}`);
     expect(rows(backtest)).toEqual(['s BUY false FILLED', 's SELL true FILLED']);
     expect(rows(paper)).toEqual(rows(backtest));
-    const heard = readFileSync(join(dir, 'heard.txt'), 'utf8').trimEnd().split('\n');
-    const closeHeard = (command: string) =>
-      heard.filter((line) => line.startsWith(`${command} SELL true`)).map((line) => line.split(' ')[3]);
-    expect(closeHeard('backtest')).toEqual(['NEW', 'FILLED']);
-    expect(closeHeard('run')).toEqual(closeHeard('backtest'));
+    const [paperHeard, backtestHeard] = readFileSync(join(dir, 'heard.txt'), 'utf8')
+      .split('start\n')
+      .slice(1)
+      .map((run) => run.trimEnd().split('\n'));
+    const closeHeard = (heard: readonly string[] = []) =>
+      heard.filter((line) => line.startsWith('SELL true')).map((line) => line.split(' ')[2]);
+    expect(closeHeard(backtestHeard)).toEqual(['NEW', 'FILLED']);
+    expect(closeHeard(paperHeard)).toEqual(closeHeard(backtestHeard));
   }, 90_000);
 });

@@ -38,7 +38,7 @@ describe('porting backtesting.py exclusive_orders: close, then open the other wa
       BTC,
     );
     writeFileSync(join(dir, 'exclusive.ts'), STRATEGY_TS);
-    const { paper, backtest } = paperAndBacktestResults<Result>(
+    const { paper, backtest } = await paperAndBacktestResults<Result>(
       dir,
       `instruments: [${BTC}]\nstrategies:\n  - { id: ex, use: ./exclusive.ts }\n`,
       bars,

@@ -46,7 +46,7 @@ describe('paper equity of a position whose average price does not end', () => {
     const bars = await barsRecordingIn(dir, BARS, T0, SYM);
     writeFileSync(join(dir, 'three.ts'), PLUGIN);
     const strategies = `instruments: [${SYM}]\nstrategies:\n  - { id: t, use: ./three.ts, params: { sym: ${SYM} } }\n`;
-    const { paper, backtest } = paperAndBacktestResults<Result>(dir, strategies, bars);
+    const { paper, backtest } = await paperAndBacktestResults<Result>(dir, strategies, bars);
     const long = (r: Result) =>
       r.equityCurve.filter((p) => p.equity.replace(/^.*\./, '').length > 12).map((p) => p.equity);
     expect(long(paper)).toEqual([]);

@@ -47,7 +47,7 @@ describe('a reduce-only US-equity order in paper and in a backtest', () => {
     const bars = await barsRecordingIn(dir, BARS, T0, AAPL);
     writeFileSync(join(dir, 'reduce-only-then-flat.ts'), PLUGIN);
     const strategies = `instruments: [{ sym: ${AAPL}, overrides: { settleAsset: USDT } }]\nstrategies:\n  - { id: ro, use: ./reduce-only-then-flat.ts, params: { sym: ${AAPL} } }\n`;
-    const { paper, backtest } = paperAndBacktestResults<Result>(dir, strategies, bars);
+    const { paper, backtest } = await paperAndBacktestResults<Result>(dir, strategies, bars);
     const lines = (r: Result) => r.fills.map((f) => `${f.side} @ ${f.price} t=${f.timestamp}`);
     const states = (r: Result) => r.orders.map((o) => `${o.orderState} ${o.timeInForce} ${o.reduceOnly}`);
     expect(lines(backtest)).toEqual(lines(paper));

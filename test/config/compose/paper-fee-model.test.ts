@@ -26,7 +26,7 @@ describe('a paper report names the fee rates its venue charged, as a backtest re
     const dir = tempDir();
     const bars = await flatBarsRecordingIn(dir, 5, Date.UTC(2025, 0, 6, 15, 30), BTC);
     writeFileSync(join(dir, 'buy-once.ts'), BUY_ONCE);
-    const { paper, backtest } = paperAndBacktestResults<Result>(
+    const { paper, backtest } = await paperAndBacktestResults<Result>(
       dir,
       `instruments: [${BTC}]\nportfolios:\n  subs:\n    - { id: sub1, feeMarkupBps: 1.25 }\nstrategies:\n  - { id: buy, use: ./buy-once.ts, portfolio: sub1, params: { sym: ${BTC} } }\n`,
       bars,

@@ -63,7 +63,7 @@ describe('a lockstep paper run on bars, with no latency', () => {
     writeFileSync(join(dir, 'guard.ts'), GUARD);
     const recording = await barsWithMarks(dir);
     type Result = { fills: { side: string; price: string; qty?: string }[] };
-    const { paper, backtest } = paperAndBacktestResults<Result>(
+    const { paper, backtest } = await paperAndBacktestResults<Result>(
       dir,
       `instruments: [${BTC}]\nstrategies:\n  - { id: g, use: ./guard.ts, params: { sym: ${BTC} } }\n`,
       recording,

@@ -30,7 +30,7 @@ describe('a paper run names the perpetual assumptions a backtest of the same dat
     // 1m bars from 15:30 to 16:29 UTC, no mark prices: a long bought on the first bar is held at 16:00.
     const bars = await flatBarsRecordingIn(dir, 60, Date.UTC(2025, 0, 6, 15, 30), BTC);
     writeFileSync(join(dir, 'hold.ts'), HOLD);
-    const { paper, backtest } = paperAndBacktestResults<Result>(
+    const { paper, backtest } = await paperAndBacktestResults<Result>(
       dir,
       `instruments: [${BTC}]\nstrategies:\n  - { id: hold, use: ./hold.ts, params: { sym: ${BTC} } }\n`,
       bars,

@@ -27,7 +27,7 @@ describe('a paper replay faster than the wall clock', () => {
       BTC,
     );
     type Result = { orders: { createAt: number; orderState: string }[]; denials: unknown[] };
-    const { paper, backtest } = paperAndBacktestResults<Result>(dir, STRATEGY, bars);
+    const { paper, backtest } = await paperAndBacktestResults<Result>(dir, STRATEGY, bars);
     expect(backtest.orders).toHaveLength(1240);
     expect(paper.denials).toEqual(backtest.denials);
     expect(paper.orders.map((o) => o.createAt)).toEqual(backtest.orders.map((o) => o.createAt));

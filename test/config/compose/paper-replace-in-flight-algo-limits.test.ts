@@ -34,12 +34,12 @@ type Result = {
 };
 
 describe('maxPositionQty and a replace of an algo order not answered yet (paper and backtest)', () => {
-  it('denies growing it past the limit', () => {
+  it('denies growing it past the limit', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'probe.ts'), PLUGIN);
     const strategies =
       'instruments: [BINANCE_PERP_BTC_USDT]\nstrategies:\n  - { id: s, use: ./probe.ts, params: { sym: BINANCE_PERP_BTC_USDT } }\nrisk:\n  maxPositionQty: 0.1\n';
-    const { paper, backtest } = paperAndBacktestResults<Result>(dir, strategies, RECORDING);
+    const { paper, backtest } = await paperAndBacktestResults<Result>(dir, strategies, RECORDING);
     const summary = (r: Result) => ({
       denied: r.denials.map((d) => `${d.intentKind} ${d.check}`),
       fills: r.fills.map((f) => `${f.side} ${f.quantity}`),

@@ -48,12 +48,12 @@ type Result = {
 };
 
 describe('maxPositionQty in a lockstep paper session and its backtest', () => {
-  it('counts a modify in flight and checks an algo replacement alike in both', () => {
+  it('counts a modify in flight and checks an algo replacement alike in both', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'probe.ts'), PLUGIN);
     const strategies =
       'instruments: [BINANCE_PERP_BTC_USDT]\nstrategies:\n  - { id: s, use: ./probe.ts, params: { sym: BINANCE_PERP_BTC_USDT } }\nrisk:\n  maxPositionQty: 0.1\n';
-    const { paper, backtest } = paperAndBacktestResults<Result>(dir, strategies, RECORDING);
+    const { paper, backtest } = await paperAndBacktestResults<Result>(dir, strategies, RECORDING);
     const denied = (r: Result) => r.denials.map((d) => `${d.intentKind} ${d.check}`);
     const fills = (r: Result) => r.fills.map((f) => `${f.side} ${f.quantity} @ ${f.price}`);
     expect(denied(paper)).toEqual(['placeOrder maxPosition', 'replaceAlgoOrder maxPosition']);
