@@ -1,4 +1,5 @@
 import { D, REDACTED, Secret } from '../../core/model/index.ts';
+import { venueUrlLabel } from './venue-url.ts';
 
 /**
  * Pino `redact` paths for a logged config (under `config`) or venue (under `venue`), a second
@@ -17,7 +18,7 @@ export const LOG_REDACT_PATHS: readonly string[] = [
 
 /**
  * A plain, printable copy of a config: Secrets and any `apiKey` / `apiSecret` field become
- * `[redacted]`, Decimals become their exact text, and a secret's value of at least
+ * `[redacted]`, the venue URLs' query values too ({@link venueUrlLabel}), Decimals become their exact text, and a secret's value of at least
  * {@link MIN_SECRET_IN_TEXT} characters met inside any other string (pasted into a URL, say) is
  * replaced by `[redacted]` too. A shorter value is no credential a venue issues, and replacing it
  * would blot ordinary words (a key of `live` would print `mode: "[redacted]"`); the config's
@@ -51,6 +52,9 @@ function collectSecrets(value: unknown, into: string[]): void {
   }
 }
 
+/** The venue URL fields, printed as {@link venueUrlLabel} prints them (query values masked). */
+const VENUE_URL_KEYS: ReadonlySet<string> = new Set(['restUrl', 'privateWsUrl', 'marketDataWsUrl']);
+
 function redactWith(value: unknown, secrets: readonly string[]): unknown {
   if (value instanceof Secret) return REDACTED;
   if (typeof value === 'string') {
@@ -61,7 +65,10 @@ function redactWith(value: unknown, secrets: readonly string[]): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(value)) {
-      out[key] = key === 'apiKey' || key === 'apiSecret' ? REDACTED : redactWith(field, secrets);
+      if (key === 'apiKey' || key === 'apiSecret') out[key] = REDACTED;
+      else if (VENUE_URL_KEYS.has(key) && typeof field === 'string')
+        out[key] = venueUrlLabel(redactWith(field, secrets) as string);
+      else out[key] = redactWith(field, secrets);
     }
     return out;
   }

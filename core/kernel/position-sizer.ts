@@ -246,8 +246,8 @@ export interface PositionSizer {
    * @param sym - the instrument
    * @param qty - the quantity (shares, contracts, coins), a number or a Decimal
    * @returns it rounded toward zero to whole lots; zero when less than one lot, below the minimum
-   *   size or the minimum notional at the reference price (unchecked while there is none), or when
-   *   the instrument is unknown
+   *   size, or when the instrument is unknown. Not held to the minimum notional: `units` also sizes
+   *   exits (`units(sym, ctx.netQty(sym))`), and a reducing market order below minNotional is taken
    * @throws RangeError when the quantity is not finite
    */
   units(sym: string, qty: Dec | number): Dec;
@@ -325,7 +325,7 @@ export function positionSizer(view: SizerView): PositionSizer {
         );
       const spec = view.instrument(symOrQty);
       const amount = unitsAmountOf(qty, spec?.lotSize ?? ONE);
-      return spec === undefined ? ZERO : qtyOnLotGrid(amount, spec, view.referencePrice(symOrQty));
+      return spec === undefined ? ZERO : qtyOnLotGrid(amount, spec);
     },
   };
 }

@@ -25,6 +25,21 @@ describe('secret redaction', () => {
     expect(dump).toContain('apiSecret: "[redacted]"');
   });
 
+  it('masks the query values of every venue URL in the printed config, as its labels do', () => {
+    const text = LIVE_YAML.replace(
+      '  restUrl: https://venue.test\n',
+      '  restUrl: https://venue.test\n' +
+        '  privateWsUrl: wss://venue.test/private?token=PVTOKEN_22\n' +
+        '  marketDataWsUrl: wss://md.venue.test/ws?binary=false&token=MDTOKEN_333\n',
+    );
+    expect(text).toContain('MDTOKEN_333');
+    const result = parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV });
+    if (!result.ok) throw new Error('fixture must be valid');
+    const dump = stringify(redactConfig(result.config));
+    expect(dump).not.toMatch(/PVTOKEN|MDTOKEN/);
+    expect(dump).toContain('?token=[redacted]');
+  });
+
   it('keeps credentials out of JSON and util.inspect of the raw config', () => {
     const config = liveConfig();
     expectNoSecret(JSON.stringify(config));
