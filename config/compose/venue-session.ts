@@ -217,7 +217,7 @@ async function startAndRunVenueSession(
   /** Ends a session that failed before trading: closes what is open, then rethrows. */
   const abort = async (error: unknown, what: string): Promise<never> => {
     logger.error({ err: (error as Error).message }, what);
-    kernel.stop();
+    kernel.detach();
     await live.stop().catch(() => {});
     recorder?.close();
     await metrics.close();
