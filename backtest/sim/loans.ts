@@ -1,5 +1,5 @@
 import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
-import { asNumber, D, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, hourlyLoanInterest, ZERO } from '../../core/model/index.ts';
 import { coinValue, isCoinValued } from './coin-valuation.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { noteVenueWork } from './early-span-work.ts';
@@ -13,14 +13,6 @@ import { publishBalances } from './publish.ts';
 import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
 
 const HOUR_MS = 3_600_000;
-/** Hours in the interest year (Keel's choice: 365 days). */
-const HOURS_PER_YEAR = 8760;
-/**
- * Decimal places of an interest charge, rounded up (Keel's choice: the venue's precision is not
- * shown; 8 is the usual precision of a coin's balance): the charges, the loan's interest and the
- * cash flows then add up exactly, as a statement's lines do.
- */
-const INTEREST_DECIMALS = 8;
 
 function keyOf(exchange: string, coin: string): string {
   return `${exchange}:${coin}`;
@@ -46,14 +38,14 @@ function publishLoan(state: SimState, loan: SimLoan): void {
   emit(state, { kind: 'loan', loan: loanView(loan) });
 }
 
-/** One hour's interest on some principal of a loan: principal x annualRate / 8760, rounded up. */
+/** One hour's interest on some principal of a loan (`hourlyLoanInterest`). */
 function hourlyInterest(loan: SimLoan, principal: Dec): Dec {
-  return principal.mul(loan.annualRate).div(HOURS_PER_YEAR).toDecimalPlaces(INTEREST_DECIMALS, D.ROUND_UP);
+  return hourlyLoanInterest(principal, loan.annualRate);
 }
 
 /**
  * Charges a loan's interest for one hour on some principal: principal x annualRate / 8760, rounded
- * up to {@link INTEREST_DECIMALS} places, deducted from the coin's balance (a DEDUCT_INTEREST cash
+ * up to 8 places, deducted from the coin's balance (a DEDUCT_INTEREST cash
  * flow stamped with the time the hour was charged for) and from the spot holding that trades the
  * coin (`interest-holding.ts`).
  * @returns true when the charge was not zero

@@ -36,7 +36,7 @@ export interface StopCancelOutcome {
 
 /** What a stopping session's record says is open on the venue, or on its way there. */
 export interface OpenAtStopRecord {
-  /** Orders the venue still holds open, by the session's own record (the stopped kernel no longer follows them). */
+  /** Orders the venue still holds open, by the session's own record. */
   readonly openOrders: () => readonly { readonly sym: string; readonly clientOrderId: string }[];
   /** Commands sent whose outcome is not known yet: an order among them may be live a moment later. */
   readonly inFlight: () => readonly InFlightCommand[];

@@ -7,6 +7,7 @@ import type { LiveVenue } from '../../core/venue/index.ts';
 import { EXIT } from '../cli/exit-codes.ts';
 import type { AttachedLegLookups } from './attached-legs.ts';
 import { awaitInFlightOnStop, cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
+import { awaitClosesOnStop } from './closes-on-stop.ts';
 import type { InFlightCommands } from './in-flight-commands.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import type { SessionEquitySampler } from './session-equity-sampler.ts';
@@ -113,8 +114,10 @@ export const CLOSE_AFTER_DEADLINE_MS = 1_000;
 
 /**
  * Strategies stopped, open orders optionally cancelled (and what is left open warned about or
- * noted), the last equity sampled, statements and algo orders read a last time, the venue and
- * recording closed, then the result and reports written. Everything waiting on the venue shares
+ * noted), the closes the strategies sent waited for (the stopped kernel folds their orders and
+ * fills until it is detached, before the venue closes), the last equity sampled, statements and
+ * algo orders read a last time, the venue and recording closed, then the result and reports
+ * written. Everything waiting on the venue shares
  * one deadline, `shutdown.timeoutMs` from here (see {@link StopDeadline}); closing its connections
  * may take {@link CLOSE_AFTER_DEADLINE_MS} more.
  */
@@ -142,6 +145,9 @@ async function stopAndReport(
       )
     : await awaitInFlightOnStop(inFlight, deadline.left()).then(() => undefined);
   const unanswered = { commands: inFlight(), lookedUpUntil: Date.now() };
+  // A close's order and fill come after its reply (one from onStop too): the stopped kernel folds
+  // them, its strategy's, before the equity, positions and fills are read.
+  await awaitClosesOnStop(kernel.state, deadline.left());
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, Math.min(200, deadline.left())));
   const endTs = options.sessionClock();
@@ -192,6 +198,7 @@ async function stopAndReport(
   );
   const cutShort = deadline.warning();
   if (cutShort !== undefined) logger.warn(cutShort);
+  kernel.detach();
   await live.stop(deadline.left(CLOSE_AFTER_DEADLINE_MS));
   recorder?.close();
 

@@ -221,7 +221,7 @@ async function startAndRunVenueSession(
    */
   const abort = async (error: unknown, what: string): Promise<never> => {
     logger.error({ err: (error as Error).message }, what);
-    kernel.stop();
+    kernel.detach();
     await live.stop(config.shutdown.timeoutMs).catch(() => {});
     recorder?.close();
     await metrics.close();

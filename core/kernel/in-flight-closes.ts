@@ -25,9 +25,9 @@ interface ClosingLeg {
   unknown: boolean;
 }
 
-/** Who an order the venue made on a leg being closed belongs to. */
+/** Who an order the venue made on a leg being closed belongs to, and the close that made it. */
 export type CloseOrderOwner =
-  | { readonly kind: 'owner'; readonly owner: string }
+  | { readonly kind: 'owner'; readonly owner: string; readonly ref: string }
   | { readonly kind: 'ambiguous'; readonly owners: readonly string[] };
 
 const LEGS: readonly PositionSide[] = ['NONE', 'LONG', 'SHORT'];
@@ -128,18 +128,23 @@ export class InFlightCloses {
    * The strategy an order no strategy owns belongs to, when a close of its leg is in flight and
    * it closes a position; that leg's closes are then over.
    * @param order - an order whose reference no strategy owns or inherits
-   * @returns the owner, ambiguous when strategies' closes of the leg are in flight at once, or
-   *   undefined when the order is no close's
+   * @returns the owner and the close's reference (the earliest, when the owner sent several closes
+   *   of the leg), ambiguous when strategies' closes of the leg are in flight at once, or undefined
+   *   when the order is no close's
    */
   claim(order: Order): CloseOrderOwner | undefined {
     if (!onlyReducesPosition(order)) return undefined;
     const owners = new Set<string>();
-    for (const leg of this.legs) if (onLeg(leg, order.sym, order.positionSide)) owners.add(leg.owner);
-    if (owners.size === 0) return undefined;
+    let first: ClosingLeg | undefined;
+    for (const leg of this.legs) {
+      if (!onLeg(leg, order.sym, order.positionSide)) continue;
+      owners.add(leg.owner);
+      first ??= leg;
+    }
+    if (first === undefined) return undefined;
     this.drop((leg) => onLeg(leg, order.sym, order.positionSide));
-    const [owner] = owners;
-    return owners.size === 1 && owner !== undefined
-      ? { kind: 'owner', owner }
+    return owners.size === 1
+      ? { kind: 'owner', owner: first.owner, ref: first.ref }
       : { kind: 'ambiguous', owners: [...owners] };
   }
 

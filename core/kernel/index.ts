@@ -59,6 +59,7 @@ export { secretParam } from './secret-param.ts';
 export type { StrategyContext } from './strategy-context.ts';
 export type { DenialSource, IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
 export type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
+export type { StrategyLoan } from './strategy-loan.ts';
 export type { SweepScope } from './strategy-order-sweep.ts';
 export { cancelStrategyOrders } from './strategy-order-sweep.ts';
 export { strictParams } from './strict-params.ts';

@@ -4,15 +4,18 @@ import type { KernelOptions } from './kernel-options.ts';
 import { mergeByTime } from './merge-by-time.ts';
 
 /**
- * The kernel's two inputs, User Data and market data: each subscribed at most once, both closed
- * together at stop. Once closed, nothing subscribes again (a strategy that stops the kernel from
- * its `onStart` leaves the market feed unsubscribed).
+ * The kernel's two inputs, User Data and market data: each subscribed at most once. Market data
+ * is closed at stop, User Data when the kernel is detached (after stop, what the venue still says,
+ * e.g. its answers to `onStop` intents, is folded). Once closed, nothing subscribes again (a
+ * strategy that stops the kernel from its `onStart` leaves the market feed unsubscribed).
  */
 export class KernelFeeds {
   private readonly market: Observable<MarketEvent>;
   private readonly user: Observable<UserEvent>;
   private readonly status: Observable<VenueStatus> | undefined;
   private subscriptions: Subscription[] = [];
+  private marketSubscription: Subscription | undefined;
+  private marketClosed = false;
   private closed = false;
 
   /**
@@ -49,12 +52,20 @@ export class KernelFeeds {
    * @param fail - called when the feed errors
    */
   subscribeMarket(done: () => void, fail: (error: unknown) => void): void {
-    if (this.closed) return;
-    this.subscriptions.push(this.market.subscribe({ next: this.push, error: fail, complete: done }));
+    if (this.marketClosed) return;
+    this.marketSubscription = this.market.subscribe({ next: this.push, error: fail, complete: done });
+  }
+
+  /** Unsubscribes from market data, for good; User Data keeps coming. */
+  closeMarket(): void {
+    this.marketClosed = true;
+    this.marketSubscription?.unsubscribe();
+    this.marketSubscription = undefined;
   }
 
   /** Unsubscribes from both inputs, for good. */
   close(): void {
+    this.closeMarket();
     this.closed = true;
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.subscriptions = [];

@@ -174,7 +174,8 @@ export class KernelLoop {
 
   /**
    * Calls every started strategy's `onStop` (intents returned there are still sent), then
-   * unsubscribes and drops the timers. Nothing when already stopped.
+   * unsubscribes from market data and drops the timers; User Data is still folded until
+   * {@link detach}. Nothing when already stopped.
    */
   stop(): void {
     if (this.over) return;
@@ -182,8 +183,14 @@ export class KernelLoop {
     this.work.run(() => {
       if (this.strategiesOn) for (const runner of this.parts.runners) runner.stop();
     });
-    this.parts.feeds.close();
+    this.parts.feeds.closeMarket();
     this.parts.timers.disarm();
+  }
+
+  /** Stops (if not stopped yet), then unsubscribes from User Data too, for good. */
+  detach(): void {
+    this.stop();
+    this.parts.feeds.close();
   }
 
   /**

@@ -43,8 +43,9 @@ import { WarmUpPhase } from './warm-up-phase.ts';
  * handled right after, so hooks never run re-entrantly and the order of work is deterministic.
  *
  * After {@link Kernel.stop} (Keel's choice): no strategy hook runs and no timer fires. User Data
- * that still arrives (a look-up answered late, the venue's answer to an `onStop` intent) is folded
- * into the state, so the run's final orders, fills and positions are the venue's, and a refused
+ * that still arrives until {@link Kernel.detach} (a look-up answered late, the venue's answer to
+ * an `onStop` intent: a close's order, claimed for its strategy, and its fill) is folded into the
+ * state, so the run's final orders, fills, positions and equity are the venue's, and a refused
  * modify or cancel puts its orders back to the venue's last word; but it is delivered to no
  * strategy, reported as no denial, and looks nothing up. Market data pushed after stop is dropped.
  * A stopped kernel cannot be started.
@@ -224,10 +225,19 @@ export class Kernel {
 
   /**
    * Calls every started strategy's `onStop` (intents returned there are still sent), then
-   * unsubscribes. What arrives afterwards is only folded (see {@link Kernel}).
+   * unsubscribes from market data. User Data that arrives afterwards is only folded (see
+   * {@link Kernel}), until {@link Kernel.detach}.
    */
   stop(): void {
     this.loop.stop();
+  }
+
+  /**
+   * Stops the kernel if it is not stopped yet, then unsubscribes from User Data too: a session
+   * calls it once it has waited for the venue's answers to what the strategies sent.
+   */
+  detach(): void {
+    this.loop.detach();
   }
 
   /**

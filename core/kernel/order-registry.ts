@@ -70,6 +70,11 @@ export class OrderRegistry implements LineageLookups {
   /** References of recent position close commands, whose orders the venue numbers `<ref>-1`... */
   private readonly closeRefs = new Set<string>();
   private readonly recentCloses: RetentionQueue;
+  /**
+   * The reference of the position close command that made each close order, by the order's key
+   * ({@link orderKey}): kept while the order is (forgotten with it).
+   */
+  private readonly closeOrders = new Map<string, string>();
   /** Orders owned by no strategy yet that name an algo order not reported yet. */
   private readonly awaiting = new AlgoChildrenAwaiting();
   /** Strategies whose earlier runs' orders are adopted by reference (empty: none, as in backtests). */
@@ -129,6 +134,25 @@ export class OrderRegistry implements LineageLookups {
    */
   isCloseRef(ref: string): boolean {
     return this.closeRefs.has(ref);
+  }
+
+  /**
+   * Records that a position close command made an order (the venue named it after the command, or
+   * the kernel claimed it for the close, see `InFlightCloses`): its updates and fills carry the
+   * command's reference as `closeRef`.
+   * @param key - the order's key ({@link orderKey})
+   * @param closeRef - the close command's reference
+   */
+  noteCloseOrder(key: string, closeRef: string): void {
+    this.closeOrders.set(key, closeRef);
+  }
+
+  /**
+   * @param key - an order's key ({@link orderKey})
+   * @returns the reference of the position close that made the order, or undefined for another order
+   */
+  closeRefOf(key: string): string | undefined {
+    return this.closeOrders.size === 0 ? undefined : this.closeOrders.get(key);
   }
 
   /**
@@ -352,6 +376,7 @@ export class OrderRegistry implements LineageLookups {
     if (this.byId.get(order.orderId) === order) this.byId.delete(order.orderId);
     this.lastVenue.delete(ref);
     this.owners.delete(ref);
+    this.closeOrders.delete(ref);
   }
 }
 

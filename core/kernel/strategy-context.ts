@@ -11,7 +11,6 @@ import type {
   InstrumentSpec,
   Intent,
   LiquidationEventRecord,
-  Loan,
   MarketTradeEvent,
   Order,
   Position,
@@ -22,6 +21,7 @@ import type {
 import type { OrderFactory } from './order-factory.ts';
 import type { PositionSizer } from './position-sizer.ts';
 import type { IntentDenied, TimerEvent } from './strategy-events.ts';
+import type { StrategyLoan } from './strategy-loan.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 
 /**
@@ -125,7 +125,10 @@ export interface StrategyContext<P = unknown, S = unknown> {
   /** @returns portfolio equity in the settlement currency */
   equity(): Dec;
   /**
-   * The margin loans outstanding as last reported: principal, interest accrued and annual rate.
+   * The margin loans outstanding as last reported: principal, interest accrued and annual rate,
+   * and the interest a repay of the whole principal now charges besides (`interestDue`: the hour
+   * under way, which `interest` leaves out until it is charged; buy back `principal` plus it before
+   * repaying a borrowed coin you sold, see {@link StrategyLoan.interestDue}).
    * A backtest's simulated venue reports a loan at each borrow, repay and hourly interest charge;
    * live, the venue pushes no loan updates, so Keel reads the loans after each borrow or repay the
    * run sends and after each liquidation node pushed (a liquidation repays loans itself), and the
@@ -134,7 +137,7 @@ export interface StrategyContext<P = unknown, S = unknown> {
    * @returns loans with principal left (a repaid loan is gone, whatever interest it was charged),
    *   in the order first reported
    */
-  loans(coin?: string): readonly Loan[];
+  loans(coin?: string): readonly StrategyLoan[];
   /** @returns the latest liquidation node, if a liquidation ever started */
   liquidation(): LiquidationEventRecord | undefined;
   /** @returns ADL rank 1-5 of a position leg, 0 when unknown */

@@ -8,7 +8,6 @@ import type {
   Dec,
   InstrumentSpec,
   LiquidationEventRecord,
-  Loan,
   MarketTradeEvent,
   Order,
   Position,
@@ -19,6 +18,7 @@ import type {
 import { ZERO } from '../model/index.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 import type { KernelState } from './kernel-state.ts';
+import { type StrategyLoan, strategyLoan } from './strategy-loan.ts';
 
 /**
  * The read-only half of a strategy's context (`StrategyContext`): what it sees of the kernel state (the whole
@@ -107,10 +107,11 @@ export abstract class StrategyStateReads {
   equityEstimate(): EquityEstimate | undefined {
     return this.kernelState.equityEstimate();
   }
-  loans(coin?: string): readonly Loan[] {
-    const out: Loan[] = [];
+  loans(coin?: string): readonly StrategyLoan[] {
+    const out: StrategyLoan[] = [];
     for (const loan of this.kernelState.loans.values())
-      if ((coin === undefined || loan.coin === coin) && !loan.principal.isZero()) out.push(loan);
+      if ((coin === undefined || loan.coin === coin) && !loan.principal.isZero())
+        out.push(strategyLoan(loan));
     return out;
   }
   liquidation(): LiquidationEventRecord | undefined {

@@ -81,8 +81,9 @@ export class UserDataRouting {
    * Folds one User Data event into the state and delivers it.
    * @param event - the event
    */
-  route(event: UserEvent): void {
-    if (!this.fold(event)) return;
+  route(userEvent: UserEvent): void {
+    const event = this.foldCloseStamped(userEvent);
+    if (event === undefined) return;
     switch (event.kind) {
       case 'order':
       case 'execution':
@@ -109,13 +110,41 @@ export class UserDataRouting {
    * @returns false when the event changed nothing (stale, duplicate, a fill already booked)
    */
   fold(event: UserEvent): boolean {
-    this.noteAlgoAnswer(event);
-    this.noteClose(event);
-    if (!foldUserEvent(this.state, event)) return false;
+    return this.foldCloseStamped(event) !== undefined;
+  }
+
+  /**
+   * Folds one User Data event, an update or a fill of a close order stamped with its close's
+   * reference first ({@link withCloseRef}).
+   * @returns the event as folded, or undefined when it changed nothing
+   */
+  private foldCloseStamped(userEvent: UserEvent): UserEvent | undefined {
+    this.noteAlgoAnswer(userEvent);
+    this.noteClose(userEvent);
+    const event = this.withCloseRef(userEvent);
+    if (!foldUserEvent(this.state, event)) return undefined;
     if (event.kind === 'order') this.requests.venueUpdated(event.order);
     // Money changed hands: the kill switch sees equity now rather than at the next intent.
     if (event.kind === 'execution' || event.kind === 'account') this.equity.moneyMoved();
-    return true;
+    return event;
+  }
+
+  /**
+   * An update or a fill of an order a strategy's position close made, with the close's reference
+   * as `closeRef`: a venue names a close's order as it likes (the request carries no reference),
+   * so the strategy (`onOrder`, `onFill`, `ctx.openOrders()`) tells its close's order and fills by
+   * it in every mode. Any other event as it came.
+   */
+  private withCloseRef(event: UserEvent): UserEvent {
+    if (event.kind === 'order') {
+      const closeRef = this.state.orders.closeRefOf(orderKey(event.order));
+      return closeRef === undefined ? event : { ...event, order: { ...event.order, closeRef } };
+    }
+    if (event.kind === 'execution') {
+      const closeRef = this.state.orders.closeRefOf(this.keyOf(event));
+      return closeRef === undefined ? event : { ...event, execution: { ...event.execution, closeRef } };
+    }
+    return event;
   }
 
   /**
@@ -185,8 +214,9 @@ export class UserDataRouting {
   /**
    * A position close's refusal ends its flight (an unknown outcome does not: it may have closed),
    * and so does a report of its leg at another size (after an unknown outcome, at any size); an order it made is recorded as its sender's
-   * before the order is folded (see {@link InFlightCloses}): the venue names it as it likes, so it
-   * inherits no owner otherwise. An order two strategies' closes may have made is left to neither.
+   * with its close's reference before the order is folded (see {@link InFlightCloses}): the venue
+   * names it as it likes, so it inherits no owner otherwise. An order two strategies' closes may
+   * have made is left to neither.
    */
   private noteClose(event: UserEvent): void {
     if (this.closes.idle) return;
@@ -213,13 +243,16 @@ export class UserDataRouting {
     const closeRef = closeCommandNaming(key, orders);
     if (closeRef !== undefined) {
       this.closes.seen(closeRef, order);
+      orders.noteCloseOrder(key, closeRef);
       return;
     }
     if (orders.recordedOwner(key) !== undefined || inheritedOrderOwner(order, orders) !== undefined) return;
     // An earlier run's order, which the fold hands back to its strategy.
     if (generatedRefOwner(order.clientOrderId, this.strategyIds) !== undefined) return;
     const claim = this.closes.claim(order);
-    if (claim?.kind === 'owner') orders.own(key, claim.owner);
+    if (claim?.kind !== 'owner') return;
+    orders.own(key, claim.owner);
+    orders.noteCloseOrder(key, claim.ref);
   }
 
   /**

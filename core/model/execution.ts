@@ -27,5 +27,13 @@ export interface Execution {
    * fill the public venue docs do not list); `execType` is then TAKER. Absent otherwise.
    */
   readonly venueExecType?: string;
+  /**
+   * Set by Keel, never by a venue: the reference of the strategy's position close
+   * (`ctx.order.closePosition` / `closePositions`, the intent's `ref`) that made this fill's
+   * order, whose `clientOrderId` the venue chose (see `Order.closeRef`): a strategy tells its
+   * close's fills by this field in every mode. Absent on other fills, and on those of a close
+   * order two strategies' closes of one leg may have made (it is neither's).
+   */
+  readonly closeRef?: string;
   readonly timestamp: number;
 }

@@ -83,6 +83,7 @@ export type {
   LiquidationPositionSnapshot,
 } from './liquidation.ts';
 export { LIQUIDATION_NODE_TYPES } from './liquidation.ts';
+export { hourlyLoanInterest } from './loan-interest.ts';
 export type {
   BarEvent,
   BarInterval,

@@ -151,6 +151,16 @@ export interface Order {
   readonly synthesized?: boolean;
   /** The algo order whose trigger placed this order (per public venue docs). */
   readonly algoOrderId?: string;
+  /**
+   * Set by Keel, never by a venue: the reference of the strategy's position close
+   * (`ctx.order.closePosition` / `closePositions`, the intent's `ref`) that made this order. The
+   * close request carries no reference, so a venue names the close's order itself (Keel's paper
+   * venue `paper-close-<n>`, a live venue as it likes; Keel's simulated venue after the close's
+   * ref, `-1`, `-2`... when it closes several positions): `clientOrderId` does not tell a close's
+   * order in every mode, this field does. Absent on other orders, and on a close order two
+   * strategies' closes of one leg may have made (it is neither's).
+   */
+  readonly closeRef?: string;
   readonly createAt: number;
   readonly updateAt: number;
 }

@@ -28,9 +28,9 @@ describe('the position closes in flight', () => {
     const closes = hedged();
     closes.sending({ kind: 'closePositions', ref: 'a-r-1', symList: [BTC] }, 'alpha');
     expect(closes.claim(legClose('LONG', { side: 'BUY' }))).toBeUndefined();
-    expect(closes.claim(legClose('LONG'))).toEqual({ kind: 'owner', owner: 'alpha' });
+    expect(closes.claim(legClose('LONG'))).toEqual({ kind: 'owner', owner: 'alpha', ref: 'a-r-1' });
     expect(closes.claim(legClose('LONG'))).toBeUndefined();
-    expect(closes.claim(legClose('SHORT'))).toEqual({ kind: 'owner', owner: 'alpha' });
+    expect(closes.claim(legClose('SHORT'))).toEqual({ kind: 'owner', owner: 'alpha', ref: 'a-r-1' });
     expect(closes.idle).toBe(true);
   });
 
@@ -39,7 +39,7 @@ describe('the position closes in flight', () => {
     closes.sending({ kind: 'closePosition', ref: 'a-r-1', sym: BTC, positionSide: 'SHORT' }, 'alpha');
     closes.sending({ kind: 'closePosition', ref: 'a-r-2', sym: 'ETH', positionSide: 'NONE' }, 'alpha');
     expect(closes.claim(legClose('LONG'))).toBeUndefined();
-    expect(closes.claim(legClose('SHORT'))).toEqual({ kind: 'owner', owner: 'alpha' });
+    expect(closes.claim(legClose('SHORT'))).toEqual({ kind: 'owner', owner: 'alpha', ref: 'a-r-1' });
     expect(closes.idle).toBe(true);
   });
 
