@@ -117,6 +117,8 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   let unanswered = false;
   let halted = false;
   let answered: (() => void) | undefined;
+  /** The paced ack's wait, cleared on halt: a long one would keep a stopped process alive. */
+  let pacing: NodeJS.Timeout | undefined;
   const restCount = (): LockstepAckExtras => {
     const ledger = options.restMutations;
     return ledger === undefined ? {} : { restEpoch: ledger.epoch, restSent: ledger.sent };
@@ -163,6 +165,8 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   };
   const halt = (): Promise<void> => {
     halted = true;
+    clearTimeout(pacing);
+    pacing = undefined;
     if (!unanswered) return pendingDone();
     return new Promise<void>((resolve) => {
       answered = resolve;
@@ -206,7 +210,9 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     ackQueued = true;
     // The kernel handles the event synchronously after this tap, orders included: acknowledge after it.
     const venueTime = options.sessionClock();
-    pacedFrom ??= { wall: Date.now(), venue: venueTime };
+    // Pacing runs from the first event, never from a tick: one before it (a timer set in the past,
+    // even at 0) carries the venue's time then, and would hold every later ack for the years between.
+    if (!tick) pacedFrom ??= { wall: Date.now(), venue: venueTime };
     queueMicrotask(() => {
       const due =
         pacedFrom === undefined ? 0 : pacedFrom.wall + (venueTime - pacedFrom.venue) / options.speed;
@@ -233,7 +239,7 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
         heldAcked = undefined;
         sendHighest();
       };
-      if (wait > 1) setTimeout(sendHighest, wait);
+      if (wait > 1) pacing = setTimeout(sendHighest, wait);
       else sendHighest();
     });
     return tick;

@@ -39,9 +39,12 @@ export interface OrderInputBase {
   readonly ref?: string;
   /**
    * Default false. A crypto venue trims a reduce-only order to the position and cancels it when the
-   * position is gone. US equities' PLACE_ORDER has no such flag: the risk gate checks that the order
-   * reduces when it is sent, and after that the venue (and so paper and the backtest sim) treats it
-   * as a plain order, neither trimmed nor cancelled, so a fill after the position closed opens one.
+   * position is gone, so the risk gate lets one larger than the position through (SELL 0.3 against
+   * a 0.1 long sells 0.1) and denies one only with no position opposite to it. US equities'
+   * PLACE_ORDER has no such flag: the risk gate checks that the order reduces and is no larger than
+   * the position when it is sent, and after that the venue (and so paper and the backtest sim)
+   * treats it as a plain order, neither trimmed nor cancelled, so a fill after the position closed
+   * opens one.
    */
   readonly reduceOnly?: boolean;
   /** Default: NONE in NET mode; in BOTH mode the leg the order opens (BUY -> LONG) or reduces. */
@@ -184,7 +187,8 @@ export type TrailingOffsetInput =
 /**
  * A trailing stop (trailing-stop-market), emulated by the kernel: a SELL stop trails the highest
  * price since activation by `offset`, a BUY stop the lowest; when the price crosses the stop the
- * kernel sends a MARKET order of `qty` through the risk gate.
+ * kernel sends a MARKET order of `qty` through the risk gate, a reduce-only one of at most the
+ * position it reduces then (which a partial exit may have shrunk since the stop was placed).
  */
 export interface TrailingStopInput {
   readonly sym: string;

@@ -153,23 +153,29 @@ export interface StrategyContext<P = unknown, S = unknown> {
   submit(intents: Intent | readonly Intent[]): void;
   /**
    * Sets a one-shot timer.
-   * @param delayMs - from now
+   * @param delayMs - from now, finite; zero or negative fires it at once, as a time past does
+   *   ({@link StrategyContext.setTimerAt})
    * @param tag - passed back in the timer event
    * @returns the timer id
+   * @throws RangeError when delayMs is NaN or infinite; thrown inside a hook, it halts the strategy
+   *   as a fault of that hook
    */
   setTimer(delayMs: number, tag?: string): number;
   /**
    * Sets a one-shot timer at an absolute time.
-   * @param at - epoch ms
+   * @param at - epoch ms, finite; a time already past fires it at once (in a backtest and a
+   *   lockstep paper session before the next event; its timer event's `ts` is still `at`)
    * @param tag - passed back in the timer event
    * @returns the timer id
+   * @throws RangeError when at is NaN or infinite, as setTimer
    */
   setTimerAt(at: number, tag?: string): number;
   /**
    * Sets a repeating timer, first firing one period from now.
-   * @param periodMs - the period, > 0
+   * @param periodMs - the period, finite and > 0
    * @param tag - passed back in each timer event
    * @returns the timer id
+   * @throws RangeError when periodMs is not a finite number above 0, as setTimer
    */
   every(periodMs: number, tag?: string): number;
   /** Cancels a timer. @returns true when it was pending */

@@ -249,14 +249,22 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
     sendIntents(this.sink, intents);
   }
   setTimer(delayMs: number, tag = ''): number {
+    if (!Number.isFinite(delayMs))
+      throw new RangeError(
+        `strategy ${this.id}: setTimer(delayMs) needs a finite number of ms, got ${delayMs}`,
+      );
     return this.host.setTimer(this, this.now() + delayMs, 0, tag);
   }
   setTimerAt(at: number, tag = ''): number {
+    if (!Number.isFinite(at))
+      throw new RangeError(`strategy ${this.id}: setTimerAt(at) needs a finite epoch ms, got ${at}`);
     return this.host.setTimer(this, at, 0, tag);
   }
   every(periodMs: number, tag = ''): number {
-    if (!(periodMs > 0))
-      throw new RangeError(`strategy ${this.id}: every(periodMs) needs periodMs > 0, got ${periodMs}`);
+    if (!(periodMs > 0) || !Number.isFinite(periodMs))
+      throw new RangeError(
+        `strategy ${this.id}: every(periodMs) needs a finite periodMs > 0, got ${periodMs}`,
+      );
     return this.host.setTimer(this, this.now() + periodMs, periodMs, tag);
   }
   cancelTimer(id: number): boolean {

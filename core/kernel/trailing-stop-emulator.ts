@@ -1,5 +1,6 @@
 import type {
   BarEvent,
+  Dec,
   InstrumentSpec,
   MarketTradeEvent,
   MarkPriceEvent,
@@ -14,10 +15,15 @@ import type { TrailingStep } from './trailing-level.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 import { trailingStopProblem } from './trailing-stop-checks.ts';
 
-/** What the emulator reads of the kernel state: instruments, the latest prices and the time. */
+/**
+ * What the emulator reads of the kernel state: instruments, positions, the latest prices and the
+ * time.
+ */
 export interface EmulatorView {
   now(): number;
   instrument(sym: string): InstrumentSpec | undefined;
+  /** Signed quantity of one position leg (long > 0), as `KernelState.positionQty`. */
+  positionQty(sym: string, positionSide: PositionSide): Dec;
   readonly trades: ReadonlyMap<string, MarketTradeEvent>;
   readonly marks: ReadonlyMap<string, MarkPriceEvent>;
   readonly quotes: ReadonlyMap<string, QuoteEvent>;
@@ -321,10 +327,24 @@ export class TrailingStopEmulator<O> {
       held.crossPrice = price;
       this.close(held, 'TRIGGERED');
       const { trailingStop: _spec, ...order } = held.intent;
-      this.outlet.release(held.owner, order);
+      this.outlet.release(held.owner, this.sizedToPosition(order));
       return true;
     }
     return false;
+  }
+
+  /**
+   * The MARKET order a triggered stop sends: a reduce-only one no larger than the position it
+   * reduces, which may have shrunk since the stop was sized (a partial exit), so that what is left
+   * is closed on a US equity too, whose venue does not trim an order (a crypto venue would trim it).
+   * With no position opposite to it, the order goes as placed, for the risk gate to deny.
+   */
+  private sizedToPosition(order: PlaceOrderIntent): PlaceOrderIntent {
+    if (!order.reduceOnly) return order;
+    const position = this.view.positionQty(order.sym, order.positionSide);
+    const opposite = order.side === 'SELL' ? position.gt(0) : position.lt(0);
+    if (!opposite || position.abs().greaterThanOrEqualTo(order.qty)) return order;
+    return { ...order, qty: position.abs() };
   }
 
   private close(held: HeldTrailingStop<O>, status: 'TRIGGERED' | 'CANCELLED'): void {

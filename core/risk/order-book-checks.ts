@@ -1,7 +1,8 @@
 import { isFinalOrderState } from '../model/index.ts';
-import { termsOf } from './order-terms.ts';
+import { type OrderTerms, termsOf } from './order-terms.ts';
 import { fitsOppositePosition } from './position-reduction.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
+import type { RiskView } from './risk-view.ts';
 
 /** The venue's per-sym open order limit (the instrument's maxNumOrders) is not reached. */
 export const maxOrdersPerSymCheck: RiskCheck = {
@@ -57,11 +58,16 @@ export const modifyTargetCheck: RiskCheck = {
 };
 
 /**
- * A reduce-only order must reduce: opposite side to a non-zero position, no larger than it (on
- * its own: the venue trims reduce-only orders when they fill, so several may cover one position).
- * A close-position must have a position to close. Reduce-only algo orders are not checked
- * here (Keel's choice): they act when triggered, often on a position that does not exist yet
- * (a stop placed with its entry), and the venue applies reduce-only then.
+ * A reduce-only order must reduce: opposite side to a non-zero position on its leg. On a crypto sym
+ * it may be larger than the position (SELL 0.3 against a 0.1 long reduces it): the venue trims a
+ * reduce-only order to the position when it fills and refuses it when nothing is left (as the
+ * simulated and paper venues do; the spec is silent), so several may cover one position and a
+ * stop sized for a position that has since shrunk still closes what is left. A US equity's order
+ * must also be no larger than the position: PLACE_ORDER has no reduce-only flag, so the venue would
+ * fill the excess as a plain order and open a position the other way. A close-position must have a
+ * position to close. Reduce-only algo orders are not checked here (Keel's choice): they act when
+ * triggered, often on a position that does not exist yet (a stop placed with its entry), and the
+ * venue applies reduce-only then.
  */
 export const reduceOnlyCheck: RiskCheck = {
   name: 'reduceOnly',
@@ -78,14 +84,29 @@ export const reduceOnlyCheck: RiskCheck = {
     }
     if (intent.kind !== 'placeOrder') return undefined;
     const terms = termsOf(input);
-    if (terms === undefined || !terms.reduceOnly || fitsOppositePosition(terms, view)) return undefined;
-    const position = view.positionQty(terms.sym, terms.positionSide);
+    if (terms === undefined || !terms.reduceOnly) return undefined;
+    const problem = reduceOnlyProblem(terms, view);
+    if (problem === undefined) return undefined;
     return deny(
       'reduceOnly',
-      `reduce-only ${terms.side} ${terms.qty.toFixed()} ${terms.sym} (${intent.ref}) would not reduce the position of ${position.toFixed()}`,
+      `reduce-only ${terms.side} ${terms.qty.toFixed()} ${terms.sym} (${intent.ref}) ${problem}`,
     );
   },
 };
+
+/**
+ * Why a reduce-only order cannot reduce its position, if it cannot.
+ * @returns the end of the denial's sentence, undefined when it reduces
+ */
+function reduceOnlyProblem(terms: OrderTerms, view: RiskView): string | undefined {
+  const position = view.positionQty(terms.sym, terms.positionSide);
+  const leg = terms.positionSide === 'NONE' ? '' : ` ${terms.positionSide}`;
+  if (position.isZero()) return `has no${leg} position to reduce`;
+  if (position.isPositive() === (terms.side === 'BUY'))
+    return `would add to the${leg} position of ${position.toFixed()}, not reduce it`;
+  if (view.instrument(terms.sym)?.id.kind !== 'equity' || fitsOppositePosition(terms, view)) return undefined;
+  return `is larger than the${leg} position of ${position.toFixed()}: a US equity's venue does not trim it (PLACE_ORDER has no reduce-only flag) and would open the other way`;
+}
 
 /** The venue's close-positions symList holds 1 to 20 syms (error 401129 beyond). */
 export const closePositionsSymListCheck: RiskCheck = {

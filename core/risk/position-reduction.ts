@@ -81,7 +81,8 @@ function pendingSameSideQty(terms: OrderTerms, view: RiskView, owner?: string): 
 
 /**
  * Whether the order trades against a non-zero position on its leg and is no larger than it, on
- * its own (resting orders aside): what the venue asks of a reduce-only order.
+ * its own (resting orders aside): what a US equity's reduce-only order must be when it is sent,
+ * as its venue does not trim it (a crypto one need only be opposite: the venue trims it).
  * @param terms - the order
  * @param view - the state
  * @returns true when it is opposite to the position and at most its size

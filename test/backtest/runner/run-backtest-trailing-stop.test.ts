@@ -120,6 +120,61 @@ describe('backtest runner: an emulated trailing stop', () => {
     result.dispose?.();
   });
 
+  it('a reduce-only stop sized for the whole long still closes what a partial exit left of it', async () => {
+    // Long 1 with a SELL stop for 1; a reduce-only sell of 0.4 takes profit first. When the stop
+    // triggers, its MARKET order sells the 0.6 left instead of being denied as larger than it.
+    const partialExit = defineStrategy<Record<string, never>, { step: number }>({
+      name: 'partial-exit',
+      params: z.object({}).strict(),
+      state: () => ({ step: 0 }),
+      onQuote: (ctx) => {
+        if (ctx.state.step !== 0) return undefined;
+        ctx.state.step = 1;
+        return [
+          ctx.order.market({ sym: SYM, side: 'BUY', qty: 1 }),
+          ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty: 1, offset: { ticks: 5 }, ref: 'trail-1' }),
+        ];
+      },
+      onTrade: (ctx) => {
+        if (ctx.state.step !== 1) return undefined;
+        ctx.state.step = 2;
+        return ctx.order.market({ sym: SYM, side: 'SELL', qty: 0.4, reduceOnly: true, ref: 'part-1' });
+      },
+    });
+    const path = join(temp.dir, 'partial-exit.jsonl');
+    await writeRecording(path, [
+      quoteRecordAt(0, '100', '100.1'), // buy 1 at 100.1
+      tradeRecordAt(1000, '101'), // active: stop 100.5; sell 0.4 at the bid
+      quoteRecordAt(1500, '101.9', '102'),
+      tradeRecordAt(2000, '102'), // stop 101.5
+      quoteRecordAt(3500, '101.5', '101.6'),
+      tradeRecordAt(4000, '101.5'), // crosses: the stop's MARKET SELL goes out
+      quoteRecordAt(5000, '90', '90.1'),
+    ]);
+    const result = await runBacktest({
+      recordings: [path],
+      decode: decodeQuotesAndTrades,
+      instruments: [anInstrument(SYM)],
+      strategies: [{ id: 'px', strategy: partialExit, params: {} }],
+      gate: new RiskGate(),
+      startingCash: D(10_000),
+      closeAtEnd: false,
+      latency: { orderEntry: { fixedMs: 10, jitterMs: 0 }, marketData: { fixedMs: 0, jitterMs: 0 } },
+    });
+    expect([...(result.denials ?? [])].map((d) => `${d.check}: ${d.reason}`)).toEqual([]);
+    const fills = [...result.fills].map((f) => `${f.clientOrderId} ${f.side} ${f.quantity.toFixed()}`);
+    expect(fills).toEqual(['px-1 BUY 1', 'part-1 SELL 0.4', 'trail-1 SELL 0.6']);
+    expect([...result.orders].find((o) => o.clientOrderId === 'trail-1')).toMatchObject({
+      orderType: 'MARKET',
+      orderState: 'FILLED',
+      reduceOnly: true,
+    });
+    expect(result.trailingStops?.map((s) => `${s.ref} ${s.status} ${s.qty.toFixed()}`)).toEqual([
+      'trail-1 TRIGGERED 1',
+    ]);
+    result.dispose?.();
+  });
+
   /**
    * Backtests a SELL trailing stop 2.0 under the highest price, placed in onStart, on a recording
    * of these bars (open, high, low, close), orders reaching the venue 10 ms after they are sent.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOCKSTEP_TIME_EVENT } from '../../../backtest/paper-venue/index.ts';
 import { lockstepAcks } from '../../../config/compose/lockstep-acks.ts';
 import { RestMutationLedger } from '../../../core/venue/index.ts';
@@ -92,6 +92,66 @@ describe('lockstep acknowledgements to the paper venue', () => {
       { seq: 1, wakeAt: 1_000, tick: 0 },
       { seq: 1, wakeAt: 61_000, tick: 1 },
     ]);
+  });
+
+  describe('pacing (speed times real time, on a fake clock)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const FIRST_EVENT = 1_736_173_800_000;
+
+    it('paces from the first event, not from a tick before it: a timer set at 0 holds no later ack', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const sent: unknown[] = [];
+      let venueTime = 0;
+      const acks = lockstepAcks({
+        subscriptions: 1,
+        speed: 1000,
+        sessionClock: () => venueTime,
+        send: (seq, extras) => sent.push(`${seq}/${extras.tick}`),
+        wakeAt: () => Number.POSITIVE_INFINITY,
+        onTick: () => {},
+      });
+      acks.onMarketFrame(subscribed);
+      // Before the first event the venue is at 0: its tick to the timer's time says so.
+      acks.onMarketFrame(JSON.stringify({ event: LOCKSTEP_TIME_EVENT, time: 0, tick: 1, code: 0 }));
+      await flushMicrotasks();
+      venueTime = FIRST_EVENT;
+      acks.onMarketFrame(marketFrame(1));
+      await flushMicrotasks();
+      // Paced from the tick, the event's ack would wait (FIRST_EVENT - 0) / 1000 ms: 20 days.
+      expect(sent).toEqual(['0/0', '0/1', '1/1']);
+      expect(vi.getTimerCount()).toBe(0);
+      venueTime = FIRST_EVENT + 2_000;
+      acks.onMarketFrame(marketFrame(2));
+      await flushMicrotasks();
+      expect(sent).toHaveLength(3);
+      vi.advanceTimersByTime(2);
+      expect(sent).toEqual(['0/0', '0/1', '1/1', '2/1']);
+    });
+
+    it('a halt drops the paced wait of an ack still due, so a stopped session keeps no timer alive', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const sent: number[] = [];
+      let venueTime = FIRST_EVENT;
+      const acks = lockstepAcks({
+        subscriptions: 1,
+        speed: 1,
+        sessionClock: () => venueTime,
+        send: (seq) => sent.push(seq),
+      });
+      acks.onMarketFrame(subscribed);
+      acks.onMarketFrame(marketFrame(1));
+      await flushMicrotasks();
+      // The next event comes an hour later: its ack waits an hour at speed 1.
+      venueTime += 3_600_000;
+      acks.onMarketFrame(marketFrame(2));
+      await flushMicrotasks();
+      expect(vi.getTimerCount()).toBe(1);
+      await acks.halt();
+      expect(vi.getTimerCount()).toBe(0);
+      expect(sent).toEqual([0, 1]);
+    });
   });
 
   it('counts in each ack the state-changing REST requests sent by then, read as the ack goes', async () => {

@@ -1,7 +1,13 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy, Kernel, type Scheduler, VirtualClock } from '../../../core/kernel/index.ts';
+import {
+  defineStrategy,
+  Kernel,
+  type Scheduler,
+  type StrategyContext,
+  VirtualClock,
+} from '../../../core/kernel/index.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
@@ -63,6 +69,64 @@ describe('kernel: strategy timers on virtual time', () => {
     expect(fired).toEqual([1_000, 2_000]);
     rig.kernel.advanceTime(10_000);
     expect(fired).toEqual([1_000, 2_000, 3_000]);
+  });
+
+  it('refuses a timer at NaN or an infinite time with a RangeError, a fault of the hook that set it, and keeps the other timers in order', () => {
+    type TimerCalls = Pick<StrategyContext<unknown, unknown>, 'setTimer' | 'setTimerAt' | 'every'>;
+    const bad: readonly [string, (ctx: TimerCalls) => number][] = [
+      ['setTimer(NaN)', (ctx) => ctx.setTimer(Number.NaN)],
+      ['setTimerAt(NaN)', (ctx) => ctx.setTimerAt(Number.NaN)],
+      ['setTimer(Infinity)', (ctx) => ctx.setTimer(Number.POSITIVE_INFINITY)],
+      ['setTimerAt(-Infinity)', (ctx) => ctx.setTimerAt(Number.NEGATIVE_INFINITY)],
+      ['every(Infinity)', (ctx) => ctx.every(Number.POSITIVE_INFINITY)],
+    ];
+    for (const [name, call] of bad) {
+      const fired: string[] = [];
+      const good = defineStrategy({
+        name: 'timed',
+        params: z.object({}),
+        onStart: (ctx) => {
+          for (const [at, tag] of [
+            [5_000, 'e'],
+            [1_000, 'a'],
+            [4_000, 'd'],
+          ] as const)
+            ctx.setTimerAt(at, tag);
+        },
+        // After the broken strategy's start: set behind its bad timer, had it been queued.
+        onQuote: (ctx) => {
+          for (const [at, tag] of [
+            [2_000, 'b'],
+            [6_000, 'f'],
+            [3_000, 'c'],
+            [700, 'z'],
+          ] as const)
+            ctx.setTimerAt(at, tag);
+        },
+        onTimer: (ctx, timer) => {
+          fired.push(`${timer.tag}@${ctx.now()}`);
+        },
+      });
+      const broken = defineStrategy({
+        name: 'broken',
+        params: z.object({}),
+        onStart: (ctx) => {
+          call(ctx);
+        },
+      });
+      const rig = aKernelRig([
+        { id: 'g', strategy: good },
+        { id: 'x', strategy: broken },
+      ]);
+      rig.market.next(aQuote(500, 100));
+      rig.kernel.advanceTime(10_000);
+      expect(fired, name).toEqual(['z@700', 'a@1000', 'b@2000', 'c@3000', 'd@4000', 'e@5000', 'f@6000']);
+      expect(rig.faults, name).toEqual([
+        expect.stringMatching(
+          /^x:onStart:RangeError: strategy x: (setTimer|setTimerAt|every)\(\w+\) needs a finite/,
+        ),
+      ]);
+    }
   });
 
   it('lets a timer hook submit intents, stamped at the timer time', () => {

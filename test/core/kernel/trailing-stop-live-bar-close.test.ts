@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TrailingStopEmulator } from '../../../core/kernel/trailing-stop-emulator.ts';
 import type { BarEvent, PlaceOrderIntent } from '../../../core/model/index.ts';
-import { decimalOf } from '../../../core/model/index.ts';
+import { decimalOf, ZERO } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aFeedBar, BTC } from '../../kit/kernel-events.ts';
 
@@ -18,6 +18,7 @@ describe('live (barReactionMs 0): a trailing stop placed on a bar close', () => 
     const view = {
       now: () => wall,
       instrument: () => anInstrument(BTC),
+      positionQty: () => ZERO,
       trades: new Map(),
       marks: new Map(),
       quotes: new Map(),
@@ -63,6 +64,7 @@ describe('live (barReactionMs 0): a trailing stop placed on a bar close', () => 
       {
         now: () => wall,
         instrument: () => anInstrument(BTC),
+        positionQty: () => ZERO,
         trades: new Map(),
         marks: new Map(),
         quotes: new Map(),
@@ -94,6 +96,7 @@ function liveRig() {
     {
       now: () => rig.wall,
       instrument: () => anInstrument(BTC),
+      positionQty: () => ZERO,
       trades: new Map(),
       marks: new Map(),
       quotes: new Map(),

@@ -91,6 +91,29 @@ describe('emulated trailing stop', () => {
     expect(t.denials).toEqual([]);
   });
 
+  it('a reduce-only stop sends no more than the position left after a partial exit, and one that may open sends its qty', () => {
+    const partial = (ctx: Ctx, ts: number) =>
+      ts === 2 ? ctx.order.market({ sym: BTC, side: 'SELL', qty: 0.4, reduceOnly: true }) : undefined;
+    const exits = (reduceOnly: boolean) => {
+      const t = stopper(
+        { side: 'SELL', qty: 1, offset: { ticks: 5 }, reduceOnly },
+        { entry: 'BUY', onTrade: partial },
+      );
+      const rig = aKernelRig([{ id: 's', strategy: t.strategy }], { gate: new RiskGate() });
+      for (const [ts, price] of [
+        [1, 100],
+        [2, 101],
+        [3, 100],
+      ] as const)
+        rig.market.next(aTrade(ts, price));
+      expect(t.denials).toEqual([]);
+      return placed(rig.venue.submitted).map((o) => `${o.ref} ${o.side} ${o.qty.toFixed()} ${o.reduceOnly}`);
+    };
+    // Long 1, sold 0.4: the stop sized at 1 sells the 0.6 left (a US equity's venue would not trim 1).
+    expect(exits(true)).toEqual(['s-1 BUY 1 false', 's-3 SELL 0.4 true', 's-2 SELL 0.6 true']);
+    expect(exits(false)).toEqual(['s-1 BUY 1 false', 's-3 SELL 0.4 true', 's-2 SELL 1 false']);
+  });
+
   it('a BUY stop of 100 bps activated at 95 covers the short when the price rises back to it', () => {
     const t = stopper({ side: 'BUY', qty: 1, offset: { bps: 100 }, activationPrice: 95 }, { entry: 'SELL' });
     const rig = aKernelRig([{ id: 's', strategy: t.strategy }]);

@@ -1,12 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
+import { reduceOnlyCheck } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aLimitOrder, aSellStop } from '../../kit/intent-builders.ts';
+import { aLimitOrder, aMarketOrder, aSellStop } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
+const AAPL = 'US_EQUITY_AAPL';
+const anEquity = () =>
+  anInstrument(AAPL, { lotSize: D(1), minSize: D(1), tickSize: D('0.01'), settleAsset: 'USD' });
 
 describe('order book checks', () => {
   describe('maxOrdersPerSym (the instrument maxNumOrders)', () => {
@@ -73,13 +78,64 @@ describe('order book checks', () => {
       const view = aRiskView();
       view.setPosition(BTC, '2');
       const reason = expectDenied('reduceOnly', aLimitOrder({ reduceOnly: true }), view);
-      expect(reason).toContain('would not reduce the position of 2');
+      expect(reason).toBe(`reduce-only BUY 1 ${BTC} (ref-1) would add to the position of 2, not reduce it`);
     });
-    it('denies a reduce-only order larger than the position, and one with no position', () => {
+    it('denies a reduce-only order with no position to reduce', () => {
+      const reason = expectDenied('reduceOnly', aLimitOrder({ side: 'SELL', reduceOnly: true }), aRiskView());
+      expect(reason).toBe(`reduce-only SELL 1 ${BTC} (ref-1) has no position to reduce`);
+    });
+    it('passes a crypto reduce-only order larger than the position: the venue trims it (SELL 1 against a 0.5 long reduces it)', () => {
       const view = aRiskView();
       view.setPosition(BTC, '0.5');
-      expectDenied('reduceOnly', aLimitOrder({ side: 'SELL', reduceOnly: true }), view);
-      expectDenied('reduceOnly', aLimitOrder({ side: 'SELL', reduceOnly: true }), aRiskView());
+      expectApproved(aLimitOrder({ side: 'SELL', reduceOnly: true }), view);
+      expectApproved(aMarketOrder({ side: 'SELL', reduceOnly: true }), view);
+    });
+    it("denies a US equity's reduce-only order larger than the position: PLACE_ORDER has no such flag, the venue would open the rest", () => {
+      const view = aRiskView();
+      view.instruments.set(AAPL, anEquity());
+      view.setPosition(AAPL, '5');
+      const reason = expectDenied(
+        'reduceOnly',
+        aLimitOrder({ sym: AAPL, side: 'SELL', qty: D(8), reduceOnly: true }),
+        view,
+      );
+      expect(reason).toContain(`reduce-only SELL 8 ${AAPL} (ref-1) is larger than the position of 5`);
+      expectApproved(aLimitOrder({ sym: AAPL, side: 'SELL', qty: D(5), reduceOnly: true }), view);
+    });
+    it('passes a reduce-only order exactly when it is opposite to a non-zero position, and on a US equity no larger than it (property)', () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(BTC, AAPL),
+          fc.constantFrom('NET' as const, 'BOTH' as const),
+          fc.integer({ min: -20, max: 20 }),
+          fc.integer({ min: 1, max: 30 }),
+          fc.constantFrom('BUY' as const, 'SELL' as const),
+          (sym, mode, positionUnits, orderUnits, side) => {
+            const view = aRiskView();
+            view.instruments.set(AAPL, anEquity());
+            view.mode = mode;
+            const unit = sym === AAPL ? D(1) : D('0.001');
+            const position = unit.mul(positionUnits);
+            const leg = mode === 'NET' ? 'NONE' : position.isNegative() ? 'SHORT' : 'LONG';
+            const orderLeg = mode === 'NET' ? 'NONE' : side === 'SELL' ? 'LONG' : 'SHORT';
+            view.setPosition(sym, position.toFixed(), leg);
+            const qty = unit.mul(orderUnits);
+            const intent = aLimitOrder({ sym, side, qty, reduceOnly: true, positionSide: orderLeg });
+            const denial = reduceOnlyCheck.run({
+              strategyId: 's1',
+              intent,
+              view,
+              limits: {},
+              scope: 'portfolio',
+            });
+            const held = view.positionQty(sym, orderLeg);
+            const opposite = side === 'SELL' ? held.gt(0) : held.lt(0);
+            const fits = sym !== AAPL || qty.lte(held.abs());
+            expect(denial === undefined).toBe(opposite && fits);
+          },
+        ),
+        { numRuns: 300 },
+      );
     });
     it('passes a reduce-only order that reduces, in NET and BOTH mode', () => {
       const view = aRiskView();
