@@ -1,14 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listFeed, startPaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { runLogger } from '../../../config/compose/run-logger.ts';
-import { runVenueSession } from '../../../config/compose/venue-session.ts';
-import { loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { D, ZERO } from '../../../core/model/index.ts';
+import { withListFeedPaperSession } from '../../kit/list-feed-paper-session.ts';
 import { quoteRecordAt } from '../../kit/recording-files.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
@@ -33,64 +27,25 @@ const buyThenCloseOnStop = defineStrategy<Record<string, never>, { quotes: numbe
 
 describe('a paper session whose strategy closes its position from onStop', () => {
   it('books the close: its fill is the strategy’s, nothing is left open, and the final equity holds its PnL and fee', async () => {
-    const dir = newDir();
-    const paperFile = join(dir, 'paper.yaml');
-    writeFileSync(
-      paperFile,
-      `mode: paper
-instruments: [${SYM}]
-strategies:
-  - { id: s, use: market-maker }
-paper: { lockstep: true, source: { kind: synthetic, seed: 42 } }
-logging: { level: error }
-report: { json: ${JSON.stringify(join(dir, 'paper.json'))}, html: ${JSON.stringify(join(dir, 'paper.html'))} }
-`,
+    await withListFeedPaperSession(
+      {
+        dir: newDir(),
+        quotes: QUOTES,
+        slot: { id: 's', strategy: buyThenCloseOnStop },
+        name: 'close-on-stop-test',
+      },
+      (outcome) => {
+        const fills = [...outcome.result.fills];
+        expect(fills.map((f) => `${f.side} ${f.quantity.toFixed()} ${f.strategyId}`)).toEqual([
+          'BUY 0.01 s',
+          'SELL 0.01 s',
+        ]);
+        expect((outcome.notes ?? []).join('\n')).not.toContain('left open');
+        // Flat at the end: equity is the start plus the fills' realized PnL less their fees.
+        const booked = fills.reduce((sum, f) => sum.plus(f.rpnl).minus(f.fee), ZERO);
+        expect(outcome.endEquity.toFixed()).toBe(D(100_000).plus(booked).toFixed());
+        outcome.result.dispose?.();
+      },
     );
-    const loaded = loadValidConfig(paperFile);
-    const instruments = instrumentSpecsOf(loaded.config.instruments);
-    const venue = await startPaperVenue({
-      instruments: [...instruments],
-      portfolios: [
-        { portfolioId: 'main', apiKey: 'k', apiSecret: 's', startingBalances: { USDT: D(100_000) } },
-      ],
-      fillModel: 'touch',
-      feed: listFeed(QUOTES),
-      pacing: { mode: 'lockstep' },
-    });
-    try {
-      const outcome = await runVenueSession({
-        config: loaded.config,
-        mode: 'paper',
-        slots: [{ id: 's', strategy: buyThenCloseOnStop }],
-        instruments,
-        logger: runLogger('close-on-stop-test', 'silent'),
-        venue: {
-          restUrl: venue.restUrl,
-          privateWsUrl: venue.privateWsUrl,
-          marketDataWsUrl: venue.marketDataWsUrl,
-          apiKey: 'k',
-          apiSecret: 's',
-          brokerClientId: 'main',
-          label: 'paper',
-        },
-        synthetic: true,
-        sessionClock: () => venue.now(),
-        lockstep: true,
-        handleSignals: true,
-        fillModel: { name: 'touch', description: 'touch' },
-      });
-      const fills = [...outcome.result.fills];
-      expect(fills.map((f) => `${f.side} ${f.quantity.toFixed()} ${f.strategyId}`)).toEqual([
-        'BUY 0.01 s',
-        'SELL 0.01 s',
-      ]);
-      expect((outcome.notes ?? []).join('\n')).not.toContain('left open');
-      // Flat at the end: equity is the start plus the fills' realized PnL less their fees.
-      const booked = fills.reduce((sum, f) => sum.plus(f.rpnl).minus(f.fee), ZERO);
-      expect(outcome.endEquity.toFixed()).toBe(D(100_000).plus(booked).toFixed());
-      outcome.result.dispose?.();
-    } finally {
-      await venue.close();
-    }
   }, 30_000);
 });

@@ -2,15 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listFeed, startPaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { readRecordBatches } from '../../../backtest/recording/index.ts';
 import { runConfiguredBacktest } from '../../../config/compose/backtest-run.ts';
-import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { runLogger } from '../../../config/compose/run-logger.ts';
-import { runVenueSession } from '../../../config/compose/venue-session.ts';
 import { loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { D, type Dec } from '../../../core/model/index.ts';
+import type { Dec } from '../../../core/model/index.ts';
+import { withListFeedPaperSession } from '../../kit/list-feed-paper-session.ts';
 import { quoteRecordAt } from '../../kit/recording-files.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
@@ -54,70 +51,34 @@ type StopAt =
 async function sessionAndItsBacktest(lockstepSpeed: number, stopAt: StopAt) {
   const dir = newDir();
   const recording = join(dir, 'session.jsonl.gz');
-  const paperFile = join(dir, 'paper.yaml');
-  writeFileSync(
-    paperFile,
-    `mode: paper
-instruments: [${SYM}]
-strategies:
-  - { id: rest, use: market-maker }
-paper: { lockstep: true, source: { kind: synthetic, seed: 42 } }
-recording: { path: ${JSON.stringify(recording)} }
-shutdown: { cancelAllOrders: true }
-logging: { level: error }
-report: { json: ${JSON.stringify(join(dir, 'paper.json'))}, html: ${JSON.stringify(join(dir, 'paper.html'))} }
-`,
-  );
-  const loaded = loadValidConfig(paperFile);
-  const instruments = instrumentSpecsOf(loaded.config.instruments);
-  const venue = await startPaperVenue({
-    instruments: [...instruments],
-    portfolios: [
-      { portfolioId: 'main', apiKey: 'k', apiSecret: 's', startingBalances: { USDT: D(100_000) } },
-    ],
-    fillModel: 'touch',
-    feed: listFeed(QUOTES),
-    pacing: { mode: 'lockstep' },
-  });
   const stop = () => process.emit('SIGTERM');
-  // Settled in a microtask of the release, before the venue's socket sends the frame.
-  if (stopAt === 'third quote released') void venue.feed.until(3).then(stop);
-  try {
-    const outcome = await runVenueSession({
-      config: loaded.config,
-      mode: 'paper',
-      slots: [{ id: 'rest', strategy: restThenStop(stopAt === 'second quote handled' ? stop : () => {}) }],
-      instruments,
-      logger: runLogger('lockstep-stop-test', 'silent'),
-      venue: {
-        restUrl: venue.restUrl,
-        privateWsUrl: venue.privateWsUrl,
-        marketDataWsUrl: venue.marketDataWsUrl,
-        apiKey: 'k',
-        apiSecret: 's',
-        brokerClientId: 'main',
-        label: 'paper',
-      },
-      synthetic: true,
-      sessionClock: () => venue.now(),
-      lockstep: true,
+  return withListFeedPaperSession(
+    {
+      dir,
+      quotes: QUOTES,
+      slot: { id: 'rest', strategy: restThenStop(stopAt === 'second quote handled' ? stop : () => {}) },
+      name: 'lockstep-stop-test',
+      extraYaml: `recording: { path: ${JSON.stringify(recording)} }\nshutdown: { cancelAllOrders: true }\n`,
       lockstepSpeed,
-      handleSignals: true,
-      fillModel: { name: 'touch', description: 'touch' },
-    });
-    const released = venue.feed.released;
-    const recorded: number[] = [];
-    for await (const batch of readRecordBatches(recording))
-      for (const record of batch)
-        if (
-          record.source === 'market-data' &&
-          (record.msg as { arg?: { channel?: string } }).arg?.channel === 'BBO'
-        )
-          recorded.push(record.recvTs);
-    const backtestFile = join(dir, 'backtest.yaml');
-    writeFileSync(
-      backtestFile,
-      `mode: backtest
+      // Settled in a microtask of the release, before the venue's socket sends the frame.
+      beforeRun: (venue) => {
+        if (stopAt === 'third quote released') void venue.feed.until(3).then(stop);
+      },
+    },
+    async (outcome, venue) => {
+      const released = venue.feed.released;
+      const recorded: number[] = [];
+      for await (const batch of readRecordBatches(recording))
+        for (const record of batch)
+          if (
+            record.source === 'market-data' &&
+            (record.msg as { arg?: { channel?: string } }).arg?.channel === 'BBO'
+          )
+            recorded.push(record.recvTs);
+      const backtestFile = join(dir, 'backtest.yaml');
+      writeFileSync(
+        backtestFile,
+        `mode: backtest
 instruments: [${SYM}]
 strategies:
   - { id: rest, use: market-maker }
@@ -129,14 +90,13 @@ backtest:
   closeAtEnd: false
   eventCache: false
 `,
-    );
-    const backtest = await runConfiguredBacktest(loadValidConfig(backtestFile), {
-      slots: [{ id: 'rest', strategy: restThenStop(() => {}) }],
-    });
-    return { outcome, backtest, released, recorded };
-  } finally {
-    await venue.close();
-  }
+      );
+      const backtest = await runConfiguredBacktest(loadValidConfig(backtestFile), {
+        slots: [{ id: 'rest', strategy: restThenStop(() => {}) }],
+      });
+      return { outcome, backtest, released, recorded };
+    },
+  );
 }
 
 describe('a lockstep paper session stopped while it handles an event', () => {
