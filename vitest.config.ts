@@ -23,6 +23,10 @@ export default defineConfig({
     // re-imported it per file, 313 s of a 985 s run on 2 cores (540 s without). Tests restore
     // what they change themselves (fake timers, cwd, signal handlers, temp dirs).
     isolate: false,
+    // Two test files at once on CI's 2 cores (vitest's default is one fewer than the cores): many
+    // files wait on real time (paced paper sessions, child processes, signals), so one worker left
+    // a core idle. Each worker is its own process, so cwd, env and signal handlers stay per file.
+    maxWorkers: 2,
     reporters: ['default', './test/kit/plain-summary-reporter.ts'],
   },
 });
