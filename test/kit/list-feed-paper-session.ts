@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { listFeed, type PaperVenue, startPaperVenue } from '../../backtest/paper-venue/index.ts';
 import type { RecordedMessage } from '../../backtest/recording/index.ts';
 import { instrumentSpecsOf } from '../../config/compose/instrument-specs.ts';
-import { runLogger } from '../../config/compose/run-logger.ts';
-import { runVenueSession } from '../../config/compose/venue-session.ts';
 import type { VenueSessionOutcome } from '../../config/compose/venue-session-options.ts';
 import { loadValidConfig } from '../../config/loader/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import { D } from '../../core/model/index.ts';
+import { runLockstepSession } from './lockstep-synthetic-sessions.ts';
 
 /** A lockstep paper session of one strategy on BINANCE_PERP_BTC_USDT over hand-made quotes. */
 export interface ListFeedPaperSession {
@@ -21,6 +20,7 @@ export interface ListFeedPaperSession {
   readonly name: string;
   /** Config lines added to the paper config (e.g. a recording or shutdown section). */
   readonly extraYaml?: string;
+  /** The lockstep speed; unpaced by default. */
   readonly lockstepSpeed?: number;
   /** Called with the venue before the session starts (to stop it at a release, say). */
   readonly beforeRun?: (venue: PaperVenue) => void;
@@ -64,27 +64,13 @@ report: { json: ${JSON.stringify(join(session.dir, 'paper.json'))}, html: ${JSON
   });
   try {
     session.beforeRun?.(venue);
-    const outcome = await runVenueSession({
+    const outcome = await runLockstepSession(venue, {
       config: loaded.config,
-      mode: 'paper',
-      slots: [session.slot],
       instruments,
-      logger: runLogger(session.name, 'silent'),
-      venue: {
-        restUrl: venue.restUrl,
-        privateWsUrl: venue.privateWsUrl,
-        marketDataWsUrl: venue.marketDataWsUrl,
-        apiKey: 'k',
-        apiSecret: 's',
-        brokerClientId: 'main',
-        label: 'paper',
-      },
-      synthetic: true,
-      sessionClock: () => venue.now(),
-      lockstep: true,
-      ...(session.lockstepSpeed === undefined ? {} : { lockstepSpeed: session.lockstepSpeed }),
+      slots: [session.slot],
+      name: session.name,
+      lockstepSpeed: session.lockstepSpeed ?? Number.POSITIVE_INFINITY,
       handleSignals: true,
-      fillModel: { name: 'touch', description: 'touch' },
     });
     return await after(outcome, venue);
   } finally {

@@ -19,7 +19,12 @@ export interface LockstepSessionRun {
   readonly slots: readonly StrategySlot[];
   /** Names the session's (silent) logger. */
   readonly name: string;
-  readonly durationMs: number;
+  /** Stops the session after this long; without it, the session runs until its feed ends or a stop. */
+  readonly durationMs?: number;
+  /** The lockstep speed; 5 by default. */
+  readonly lockstepSpeed?: number;
+  /** Whether the session stops on SIGINT / SIGTERM / SIGHUP as `keel run` does; false by default. */
+  readonly handleSignals?: boolean;
 }
 
 /**
@@ -56,8 +61,8 @@ export function lockstepSyntheticVenues(): (
 }
 
 /**
- * Runs a paper session against such a venue in lockstep (5x), for a fixed time, without signal
- * handlers.
+ * Runs a paper session against a paper venue in lockstep (5x unless told), for a fixed time or
+ * until its feed ends, without signal handlers unless told.
  * @param venue - the venue from {@link lockstepSyntheticVenues}
  * @param run - the config, instruments, strategies, logger name and duration
  * @returns the session's outcome
@@ -81,9 +86,9 @@ export function runLockstepSession(venue: PaperVenue, run: LockstepSessionRun): 
     synthetic: true,
     sessionClock: () => venue.now(),
     lockstep: true,
-    lockstepSpeed: 5,
-    durationMs: run.durationMs,
-    handleSignals: false,
+    lockstepSpeed: run.lockstepSpeed ?? 5,
+    ...(run.durationMs === undefined ? {} : { durationMs: run.durationMs }),
+    handleSignals: run.handleSignals ?? false,
     fillModel: { name: 'touch', description: 'touch' },
   });
 }
