@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordCommand } from '../../../../config/cli/commands/record-command.ts';
 import { EXIT } from '../../../../config/cli/exit-codes.ts';
-import { parseConfigText } from '../../../../config/loader/index.ts';
 import { aFreePort } from '../../../kit/free-port.ts';
 import { aPaperVenue, closedAfterEachTest } from '../../../kit/paper-venue-builders.ts';
+import { recordConfig } from '../../../kit/record-config.ts';
 import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
 
 const opened = closedAfterEachTest();
@@ -30,30 +30,15 @@ describe('keel record when metrics.port is taken by another process', () => {
     const out = join(dir, 'market.jsonl');
     writeFileSync(out, "previous day's recording\n");
     const file = join(dir, 'rec.yaml');
-    const parsed = parseConfigText(
-      `mode: live
-name: rec
-venue:
-  restUrl: ${venue.restUrl}
-  marketDataWsUrl: ${venue.marketDataWsUrl}
-  apiKey: \${KEY}
-  apiSecret: \${SECRET}
-instruments:
-  - BINANCE_PERP_BTC_USDT
-strategies:
-  - id: mm
-    use: market-maker
-    params: { sym: BINANCE_PERP_BTC_USDT, qty: 0.001, halfSpreadTicks: 20, maxPosition: 0.01 }
-logging:
-  level: silent
-metrics:
+    const parsed = recordConfig(
+      venue,
+      file,
+      `metrics:
   enabled: true
   host: 127.0.0.1
   port: ${port}
 `,
-      { file, env: { KEY: 'keel-paper-key', SECRET: 'keel-paper-secret' } },
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed));
     let stderr = '';
     const code = await recordCommand(
       { config: parsed.config, file, dir, source: parsed.source } as never,

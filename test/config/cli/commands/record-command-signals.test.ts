@@ -6,8 +6,8 @@ import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
 import { readRecords } from '../../../../backtest/recording/index.ts';
 import { recordCommand } from '../../../../config/cli/commands/record-command.ts';
 import { EXIT } from '../../../../config/cli/exit-codes.ts';
-import { parseConfigText } from '../../../../config/loader/index.ts';
 import { aPaperVenue, closedAfterEachTest } from '../../../kit/paper-venue-builders.ts';
+import { recordConfig } from '../../../kit/record-config.ts';
 import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
 
 const opened = closedAfterEachTest();
@@ -17,26 +17,7 @@ const aDir = tempDirsRemovedAfterEach('keel-record-signals-');
 function recording(venue: PaperVenue, out: string) {
   const dir = aDir();
   const file = join(dir, 'rec.yaml');
-  const parsed = parseConfigText(
-    `mode: live
-name: rec
-venue:
-  restUrl: ${venue.restUrl}
-  marketDataWsUrl: ${venue.marketDataWsUrl}
-  apiKey: \${KEY}
-  apiSecret: \${SECRET}
-instruments:
-  - BINANCE_PERP_BTC_USDT
-strategies:
-  - id: mm
-    use: market-maker
-    params: { sym: BINANCE_PERP_BTC_USDT, qty: 0.001, halfSpreadTicks: 20, maxPosition: 0.01 }
-logging:
-  level: silent
-`,
-    { file, env: { KEY: 'keel-paper-key', SECRET: 'keel-paper-secret' } },
-  );
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed));
+  const parsed = recordConfig(venue, file);
   const io = { stdout: '', stderr: '' };
   const code = recordCommand(
     { config: parsed.config, file, dir, source: parsed.source } as never,
