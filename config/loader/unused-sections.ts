@@ -2,7 +2,7 @@ import type { RunMode } from '../schema/index.ts';
 import type { LoadedConfig } from './load-config.ts';
 
 /** The top-level sections that apply to some modes only, with the modes they apply to. */
-const SECTION_MODES: Readonly<Record<string, readonly RunMode[]>> = {
+export const SECTION_MODES: Readonly<Record<string, readonly RunMode[]>> = {
   backtest: ['backtest'],
   paper: ['paper'],
   venue: ['live', 'paper'],
