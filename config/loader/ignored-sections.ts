@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { keelConfigSchema, RUN_MODES } from '../schema/index.ts';
-import { SECTION_MODES } from './unused-sections.ts';
+import { SECTION_MODES } from './section-modes.ts';
 
 /** A config's data with its incomplete ignored sections left out, and what is wrong in them. */
 export interface IgnoredSectionsCheck {
