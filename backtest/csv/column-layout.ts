@@ -55,8 +55,9 @@ const NAMES: Readonly<Record<'open' | 'high' | 'low' | 'close' | 'adjClose' | 'v
     low: ['low', 'l', 'min', 'tief', 'tiefst', 'tagestief', 'tiefstkurs'],
     close: ['close', 'c', 'last', 'closing', 'schluss', 'schluß', 'schlusskurs', 'letzter', 'close/last'],
     adjClose: ['adjclose', 'adj_close', 'adjustedclose', 'adj'],
-    // German exports: `Stücke` is the share count; ariva's `Volumen` after it is the turnover in
-    // money, so a file holding both takes the count (the first matching column).
+    // German exports: `Stücke` is the share count; ariva's `Volumen` next to it is the turnover in
+    // money, so a file holding both takes the count, wherever either stands (names earlier in a
+    // list win).
     volume: ['volume', 'vol', 'v', 'basevolume', 'volume_base', 'tickvol', 'stücke', 'stuecke', 'volumen'],
   };
 
@@ -90,9 +91,14 @@ export function looksLikeHeader(fields: readonly string[]): boolean {
  */
 export function layoutFromHeader(header: readonly string[], delimiter = ','): ColumnLayout | string {
   const names = header.map(normalise);
+  // The column of the earliest candidate the header has, so a name's priority, not the file's
+  // column order, decides between two columns that both match.
   const find = (candidates: readonly string[]): number | undefined => {
-    const i = names.findIndex((n) => candidates.includes(n));
-    return i === -1 ? undefined : i;
+    for (const candidate of candidates) {
+      const i = names.indexOf(candidate);
+      if (i !== -1) return i;
+    }
+    return undefined;
   };
   const dateIndex = names.findIndex((n) => DATE_NAMES.includes(n));
   const timeIndex = names.findIndex((n) => TIME_OF_DAY_NAMES.includes(n));

@@ -5,6 +5,7 @@ import type { ConfigProblem } from './config-problem.ts';
 import { ConfigSource } from './config-source.ts';
 import { type EnvValues, substituteEnv } from './env-substitution.ts';
 import { forbiddenKeyProblems } from './forbidden-keys.ts';
+import { setAsideIncompleteIgnoredSections } from './ignored-sections.ts';
 import { issueSentences } from './issue-sentence.ts';
 import { knownKeysOf } from './known-keys.ts';
 import { applySetOverrides, type OverrideArg } from './set-override.ts';
@@ -67,15 +68,18 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
   ];
   const resolved = resolveAliases(source);
   if (!resolved.ok) return { ok: false, problems: sortByPlace([...early, resolved.problem]) };
-  const parsed = keelConfigSchema.safeParse(resolved.data, { reportInput: true });
-  const late = parsed.success
-    ? []
-    : issueSentences(parsed.error.issues, [], configKeys())
-        .filter(
-          (issue) =>
-            !early.some((problem) => problem.path.length > 0 && isPathPrefix(problem.path, issue.path)),
-        )
-        .map((issue) => source.problem(issue.path, issue.message, issue.at, issue.standalone));
+  const aside = setAsideIncompleteIgnoredSections(resolved.data);
+  const parsed = keelConfigSchema.safeParse(aside.data, { reportInput: true });
+  const issues = [...aside.issues, ...(parsed.success ? [] : parsed.error.issues)];
+  const late =
+    issues.length === 0
+      ? []
+      : issueSentences(issues, [], configKeys())
+          .filter(
+            (issue) =>
+              !early.some((problem) => problem.path.length > 0 && isPathPrefix(problem.path, issue.path)),
+          )
+          .map((issue) => source.problem(issue.path, issue.message, issue.at, issue.standalone));
   const problems = [...early, ...late];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems: sortByPlace(problems) };
   return { ok: true, config: parsed.data, source };

@@ -1,18 +1,5 @@
-import type { RunMode } from '../schema/index.ts';
 import type { LoadedConfig } from './load-config.ts';
-
-/** The top-level sections that apply to some modes only, with the modes they apply to. */
-const SECTION_MODES: Readonly<Record<string, readonly RunMode[]>> = {
-  backtest: ['backtest'],
-  paper: ['paper'],
-  venue: ['live', 'paper'],
-  recording: ['live', 'paper'],
-  shutdown: ['live', 'paper'],
-  // The venue session and `keel record` (live and paper configs only) serve metrics and log at
-  // the level.
-  metrics: ['live', 'paper'],
-  logging: ['live', 'paper'],
-};
+import { SECTION_MODES } from './section-modes.ts';
 
 /** What stands in for a section in a mode that ignores it, where a user would look for it. */
 const INSTEAD: Readonly<Record<string, string>> = {
@@ -23,10 +10,11 @@ const INSTEAD: Readonly<Record<string, string>> = {
 
 /**
  * Sections written in a config that its mode ignores (a `backtest` section in a paper config, a
- * `paper`, `venue`, `recording`, `shutdown`, `metrics` or `logging` section in a backtest, ...): they validate, as a
- * config may switch modes by one line, but nothing reads them, so a setting there (e.g.
- * `backtest.fees`) silently does not apply. Only sections written in the file or by `--set`
- * count, not defaults.
+ * `paper`, `venue`, `recording`, `shutdown`, `metrics` or `logging` section in a backtest, ...):
+ * what is written in them validates, as a config may switch modes by one line (their keys are
+ * not required there, see `setAsideIncompleteIgnoredSections`), but nothing reads them, so a
+ * setting there (e.g. `backtest.fees`) silently does not apply. Only sections written in the file
+ * or by `--set` count, not defaults.
  * @param loaded - a validated config
  * @returns one sentence per ignored section, with where it was written
  */

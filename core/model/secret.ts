@@ -1,7 +1,12 @@
-import { inspect } from 'node:util';
-
 /** What a secret prints as, everywhere. */
 export const REDACTED = '[redacted]';
+
+/**
+ * Node's `util.inspect.custom`, which is this registered symbol: named here rather than imported
+ * from `node:util`, so the model (the strategy API's types) needs no Node types, as a plugin's
+ * own folder has none.
+ */
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 
 /**
  * A credential read from the environment (the venue's API key and secret, a strategy param
@@ -38,7 +43,7 @@ export class Secret {
   }
 
   /** @returns `[redacted]` for console.log and util.inspect */
-  [inspect.custom](): string {
+  [inspectCustom](): string {
     return REDACTED;
   }
 }

@@ -122,7 +122,7 @@ async function backtestAndSummarize(
   }
   const overridden = options.recordings !== undefined && options.recordings.length > 0;
   const missing = overridden
-    ? recordingOptionProblems(options.recordings ?? [])
+    ? recordingOptionProblems(options.recordings ?? [], loaded.dir)
     : missingRecordingProblems(loaded).map(formatConfigProblem);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);

@@ -143,7 +143,7 @@ export async function sweepCommand(
   const missing =
     recordings === undefined
       ? missingRecordingProblems(loaded).map(formatConfigProblem)
-      : recordingOptionProblems(recordings);
+      : recordingOptionProblems(recordings, loaded.dir);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;

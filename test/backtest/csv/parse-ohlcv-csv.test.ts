@@ -276,6 +276,10 @@ describe('OHLCV CSV reading', () => {
       ['1100.50', '1100.90', '12345'],
       ['1100.90', '1101.50', '23456'],
     ]);
+    // The count wins by its name, not its place: the same file with Volumen first.
+    const turnoverFirst =
+      'Datum;Erster;Hoch;Tief;Schlusskurs;Volumen;Stücke\n02.01.2024;1.100,50;1.101,20;1.099,80;1.100,90;13.580.000,00;12.345\n';
+    expect(parseOhlcvCsv(turnoverFirst, { interval: '1d' }).bars.map((b) => b.volume)).toEqual(['12345']);
     const intraday =
       'Datum;Zeit;Eröffnung;Hoch;Tief;Schluss\n02.01.2024;09:00;10;11;9;10,5\n02.01.2024;09:05;10,5;11;10;10\n';
     const { bars, layout } = parseOhlcvCsv(intraday, { zone: 'Europe/Berlin' });

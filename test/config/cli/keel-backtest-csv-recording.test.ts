@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keelInProcess } from '../../kit/keel-in-process.ts';
@@ -109,5 +109,22 @@ describe('keel backtest of a config naming an OHLCV CSV among its recordings', (
     ]);
     expect(sweep.code).toBe(2);
     expect(sweep.stderr).toContain(`--recording ${csv}: an OHLCV CSV, not a recording`);
+  }, 60_000);
+  it("suggests the backtest.recordings entry with the path from the config's folder, which entries are relative to", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'data'));
+    mkdirSync(join(dir, 'configs'));
+    writeFileSync(join(dir, 'data', 'aapl.csv'), barsCsv());
+    const config = configIn(
+      join(dir, 'configs'),
+      '{ csv: ../data/aapl.csv, sym: US_EQUITY_AAPL, interval: 1d }',
+    );
+    const run = await keelInProcess(['backtest', config, '--no-progress', '--recording', 'data/aapl.csv'], {
+      cwd: dir,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--recording data/aapl.csv: an OHLCV CSV, not a recording');
+    expect(run.stderr).toContain('{ csv: ../data/aapl.csv, sym: <SYM> }');
+    expect(run.stderr).toContain('keel import-csv data/aapl.csv --sym <SYM>');
   }, 60_000);
 });
