@@ -156,7 +156,9 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     ]);
     expect(run.code).toBe(EXIT.OK);
     const short = 'not annualized: the run is shorter than a day';
-    expect(run.stdout).toContain(`⚠ sharpe is n/a in every row (${short}), so the rows keep the grid's order`);
+    expect(run.stdout).toContain(
+      `⚠ sharpe is n/a in every row (${short}), so the rows keep the grid's order`,
+    );
     // Each n/a cell carries its reason's mark, the reason written once under the table's rows.
     const lines = run.stdout.split('\n');
     expect(lines[1]).toMatch(/ n\/a\[1\] /);
