@@ -27,7 +27,8 @@ import { sampledPriceSeries } from './sampled-price-series.ts';
  * point is read. So drawdowns see every bucket's extremes, daily returns see each day's last equity,
  * and the curve holds at most 3 x max(maxBuckets, UTC days holding samples) + 2 points however
  * long the run (Keel's choice: past maxBuckets days the curve grows by one bucket a day rather
- * than lose the daily closes). Prices are the last bar close, trade price or quote mid of each sym.
+ * than lose the daily closes). Prices are the last bar close, trade price or quote mid of each sym;
+ * each sym's lowest and highest of them are kept too, so a report need not take them from the closes.
  */
 export class EquitySampler {
   private buckets: EquityBucket[] = [];
@@ -210,11 +211,21 @@ export class EquitySampler {
 
   /**
    * @returns the price series of every sym seen: its first price exactly, its price at each
-   *   bucket's close, and its last price at the end (see {@link sampledPriceSeries})
+   *   bucket's close, and its last price at the end (see {@link sampledPriceSeries}), with the
+   *   lowest and highest of all its prices and when (the earliest of equal ones)
    */
   priceSeries(): PriceSeries[] {
     const last = new Map(this.lastInOrder.map((noted) => [noted.sym, noted.price]));
-    return sampledPriceSeries(this.firstSeen, this.buckets, this.final, last);
+    return sampledPriceSeries(this.firstSeen, this.buckets, this.final, last).map((series) => {
+      const noted = this.last.get(series.sym);
+      return noted === undefined
+        ? series
+        : {
+            ...series,
+            low: { ts: noted.lowTs, price: noted.low },
+            high: { ts: noted.highTs, price: noted.high },
+          };
+    });
   }
 
   private deferredCurve(): DeferredCurve {
@@ -236,6 +247,14 @@ export class EquitySampler {
     }
     // Set in place: a price put in a map is a number boxed anew per event.
     noted.price = price;
+    if (price < noted.low) {
+      noted.low = price;
+      noted.lowTs = ts;
+    }
+    if (price > noted.high) {
+      noted.high = price;
+      noted.highTs = ts;
+    }
   }
 
   /**
@@ -330,9 +349,13 @@ export class EquitySampler {
   }
 }
 
-/** A sym's last price, changed in place as its prices come. */
+/** A sym's last, lowest and highest price (the earliest of equal ones), changed in place as its prices come. */
 class LastPrice {
   price = 0;
+  low = Number.POSITIVE_INFINITY;
+  lowTs = 0;
+  high = Number.NEGATIVE_INFINITY;
+  highTs = 0;
 
   constructor(readonly sym: string) {}
 }

@@ -11,6 +11,11 @@ export interface SweepTable {
    * `csvField`, as in the result CSVs), a missing value empty.
    */
   readonly csv: readonly (readonly CsvCell[])[];
+  /**
+   * Why the metrics shown n/a are not defined, one line per reason, numbered as the marks in their
+   * cells: `[1] not annualized: the run is shorter than a day (sharpe, sortino)`.
+   */
+  readonly footnotes: readonly string[];
 }
 
 /** The metrics every table shows after the sorting one. */
@@ -33,13 +38,44 @@ function shownCell(value: number | null | undefined): string {
 }
 
 /**
+ * Numbers each reason a shown metric is not defined, in column order then row order, so an n/a
+ * cell carries a short mark (`n/a[1]`) and the reason is written once under the table.
+ */
+class Footnotes {
+  private readonly byReason = new Map<string, { n: number; metrics: string[] }>();
+
+  /**
+   * @param metric - the cell's column
+   * @param reason - why the metric is not defined for the cell's row
+   * @returns the reason's mark, e.g. `[1]`
+   */
+  mark(metric: string, reason: string): string {
+    let note = this.byReason.get(reason);
+    if (note === undefined) {
+      note = { n: this.byReason.size + 1, metrics: [] };
+      this.byReason.set(reason, note);
+    }
+    if (!note.metrics.includes(metric)) note.metrics.push(metric);
+    return `[${note.n}]`;
+  }
+
+  /** @returns one line per reason, in mark order */
+  lines(): string[] {
+    return [...this.byReason].map(([reason, { n, metrics }]) => `[${n}] ${reason} (${metrics.join(', ')})`);
+  }
+}
+
+/**
  * The table of a sweep's rows: the axes' values, the sorting metric then the usual ones, fills,
  * and the columns only some sweeps need: `denied` (intents the risk gate, kernel or venue
  * denied), `liquidations`, `warnings`, `faults` (strategy faults) and `failed`, each when a row has one.
+ * A metric not defined for a row shows `n/a` with the mark of a footnote saying why (as a single
+ * run's report says it); a failed backtest's cells stay a bare `n/a` (its `failed` column and the
+ * line under the table say why).
  * @param rows - the rows, in the order to show
  * @param paths - the axes' paths, in `--set` form
  * @param metric - the metric the rows are sorted by
- * @returns the header and the rows, for the terminal and for the CSV
+ * @returns the header, the rows for the terminal and for the CSV, and the footnotes
  */
 export function sweepTable(rows: readonly SweepRow[], paths: readonly string[], metric: string): SweepTable {
   const metrics = [metric, ...SHOWN.filter((m) => m !== metric)];
@@ -75,9 +111,24 @@ export function sweepTable(rows: readonly SweepRow[], paths: readonly string[], 
     ran(row, row.fills),
     ...columns.map((column) => column.cell(row)),
   ];
+  const footnotes = new Footnotes();
+  const marks = rows.map((row) =>
+    metrics.map((m) => {
+      const reason = row.metrics[m] === null ? row.notDefined?.[m] : undefined;
+      return reason === undefined ? '' : footnotes.mark(m, reason);
+    }),
+  );
+  const first = paths.length;
+  const shown = rows.map((row, r) =>
+    cells(row).map((cell, i) => {
+      const text = typeof cell === 'string' ? cell : shownCell(cell);
+      return i >= first && i < first + metrics.length ? `${text}${marks[r]?.[i - first] ?? ''}` : text;
+    }),
+  );
   return {
     header: [...paths, ...metrics, 'fills', ...columns.map((column) => column.name)],
-    shown: rows.map((row) => cells(row).map((cell) => (typeof cell === 'string' ? cell : shownCell(cell)))),
+    shown,
     csv: rows.map(cells),
+    footnotes: footnotes.lines(),
   };
 }

@@ -1,9 +1,5 @@
-import type { KernelState } from '../../core/kernel/index.ts';
-import type { StopClock } from './cancel-on-stop.ts';
-
-const POLL_MS = 50;
-
-const WALL: StopClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+import type { Kernel, KernelState } from '../../core/kernel/index.ts';
+import { realTimer, type TimerPort } from '../../core/venue/index.ts';
 
 /**
  * Whether a position close the strategies sent is still under way by the stopped kernel's record:
@@ -22,17 +18,29 @@ export function closeUnderWay(state: KernelState): boolean {
  * Waits until the position closes the strategies sent (from `onStop` too) are answered and their
  * fills reported ({@link closeUnderWay}), or `timeoutMs` passed: the venue sends a close's order and
  * fill after its reply to the close, and the session's final equity, positions and fills must
- * hold them.
- * @param state - the stopped kernel's state
+ * hold them. Only what the stopped kernel folds can end a close, so the state is read after each
+ * fold ({@link Kernel.foldedAfterStop}), not on a timer: the wait ends at the fold that settles
+ * the last close.
+ * @param kernel - the stopped kernel: its state and what it folds
  * @param timeoutMs - how long to wait at most
- * @param clock - the wall clock by default
+ * @param timer - arms the bound; the wall clock by default
  * @returns when no close is under way or the time is up
  */
-export async function awaitClosesOnStop(
-  state: KernelState,
+export function awaitClosesOnStop(
+  kernel: Pick<Kernel, 'state' | 'foldedAfterStop'>,
   timeoutMs: number,
-  clock: StopClock = WALL,
+  timer: TimerPort = realTimer(),
 ): Promise<void> {
-  const deadline = clock.now() + timeoutMs;
-  while (closeUnderWay(state) && clock.now() < deadline) await clock.sleep(POLL_MS);
+  if (!closeUnderWay(kernel.state)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const end = (): void => {
+      folds.unsubscribe();
+      cancelBound();
+      resolve();
+    };
+    const folds = kernel.foldedAfterStop.subscribe(() => {
+      if (!closeUnderWay(kernel.state)) end();
+    });
+    const cancelBound = timer.setTimer(end, timeoutMs);
+  });
 }

@@ -147,7 +147,7 @@ async function stopAndReport(
   const unanswered = { commands: inFlight(), lookedUpUntil: Date.now() };
   // A close's order and fill come after its reply (one from onStop too): the stopped kernel folds
   // them, its strategy's, before the equity, positions and fills are read.
-  await awaitClosesOnStop(kernel.state, deadline.left());
+  await awaitClosesOnStop(kernel, deadline.left());
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, Math.min(200, deadline.left())));
   const endTs = options.sessionClock();

@@ -2,6 +2,7 @@ import {
   type BacktestResult,
   denialSummary,
   formatStrategyFault,
+  notDefinedReasons,
   warningsAndNotes,
 } from '../../backtest/report/index.ts';
 import { runConfiguredBacktest } from '../compose/backtest-run.ts';
@@ -25,6 +26,11 @@ export interface SweepRow {
   /** The combination's `--set` arguments, one per grid axis: the values its backtest ran with. */
   readonly combination: readonly string[];
   readonly metrics: Readonly<Record<string, number | null>>;
+  /**
+   * Why each metric that is null is not defined (`whyNotDefined`), by name: what a single run's
+   * report says beside its n/a. Absent when the backtest failed.
+   */
+  readonly notDefined?: Readonly<Record<string, string>>;
   readonly fills: number;
   /** The strategy faults of its backtest, formatted (empty when no strategy threw). */
   readonly faults: readonly string[];
@@ -106,6 +112,7 @@ export async function runSweepTask(task: SweepTask, signal?: AbortSignal): Promi
     return {
       combination: task.combination,
       metrics: numericMetrics(result.metrics),
+      notDefined: notDefinedReasons(result.metrics),
       fills: result.fills.length,
       faults: (result.faults ?? []).map(formatStrategyFault),
       ...denials(result),

@@ -1,4 +1,4 @@
-import type { KeelEvent, VenueStatus } from '../model/index.ts';
+import type { KeelEvent, UserEvent, VenueStatus } from '../model/index.ts';
 import type { EquityObservations } from './equity-observations.ts';
 import type { KernelTimers } from './kernel-timers.ts';
 import { isMarketEvent, type MarketRouting } from './market-routing.ts';
@@ -39,6 +39,8 @@ export interface KernelJobParts {
   readonly warmUp: WarmUpPhase;
   /** The emulated trailing stops, told when a turn begins that is no reaction to a bar delivered before. */
   readonly emulator: TrailingStopEmulator<StrategyRunner>;
+  /** Told of each User Data event the stopped kernel folded, once folded (see `Kernel.foldedAfterStop`). */
+  readonly foldedAfterStop: (event: UserEvent) => void;
 }
 
 /** Where the kernel is in its life, and how it fires a timer. */
@@ -85,7 +87,10 @@ export function handleJob(job: KernelJob, parts: KernelJobParts, phase: KernelJo
     }
   }
   if (phase.stopped) {
-    if (!isMarketEvent(job)) parts.userRouting.settle(job);
+    if (!isMarketEvent(job)) {
+      parts.userRouting.settle(job);
+      parts.foldedAfterStop(job);
+    }
     return;
   }
   if (!parts.warmUp.holdsTime || isMarketEvent(job)) {

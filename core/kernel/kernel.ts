@@ -7,6 +7,7 @@ import type {
   Intent,
   KeelEvent,
   StrategyIntent,
+  UserEvent,
 } from '../model/index.ts';
 import type { LateBarInputs } from './bar-aggregator.ts';
 import type { InFlightAlgoOrder, InFlightAlgoOrders } from './in-flight-algo-orders.ts';
@@ -73,6 +74,12 @@ export class Kernel {
    * and every retry (see {@link SweepRetries}), so they keep working with no strategy managing them.
    */
   readonly sweepFailures: Observable<SweepFailure>;
+  /**
+   * Each User Data event the stopped kernel folded, told once it is folded (a close's order and
+   * fill answering an `onStop` intent): a session's shutdown waits on it for what it needs of the
+   * state instead of reading the state on a timer. Nothing before {@link Kernel.stop}.
+   */
+  readonly foldedAfterStop: Observable<UserEvent>;
   /** See {@link KernelOptions.barsWholeFrom}. */
   private readonly barsWholeFrom: number | undefined;
   /** The kernel's time when it was built: bars watched up to it are watched as the run starts. */
@@ -99,6 +106,7 @@ export class Kernel {
   private readonly intent$ = new Subject<StrategyIntent>();
   private readonly reports = new StrategyFaultReports();
   private readonly sweepFailure$ = new Subject<SweepFailure>();
+  private readonly foldedAfterStop$ = new Subject<UserEvent>();
   /** The sweeps' cancels the venue refused, sent again after a backoff. */
   private readonly sweepRetries: SweepRetries;
   /** The warm-up, if any (see {@link KernelWarmUp}). */
@@ -135,6 +143,7 @@ export class Kernel {
     this.intents = this.intent$.asObservable();
     this.faults = this.reports.faults;
     this.sweepFailures = this.sweepFailure$.asObservable();
+    this.foldedAfterStop = this.foldedAfterStop$.asObservable();
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     const runners = createRunners(options.strategies, options.runId ?? '', this);
@@ -178,6 +187,9 @@ export class Kernel {
       warmUp: this.warmUp,
       emulator: this.emulator,
       kernelTimerDue: (at) => this.sweepRetries.wake(at),
+      foldedAfterStop: (event) => {
+        if (this.foldedAfterStop$.observed) this.foldedAfterStop$.next(event);
+      },
     });
   }
 

@@ -55,6 +55,20 @@ function anOrder(fill: Execution): Order {
 }
 
 /**
+ * @param points - every price of a sym, in time order
+ * @returns the lowest and highest of them (the earliest of equal ones), as a run records them
+ */
+function extremesOf(points: readonly PricePoint[]): { low?: PricePoint; high?: PricePoint } {
+  let low: PricePoint | undefined;
+  let high: PricePoint | undefined;
+  for (const p of points) {
+    if (low === undefined || p.price < low.price) low = p;
+    if (high === undefined || p.price > high.price) high = p;
+  }
+  return { ...(low === undefined ? {} : { low }), ...(high === undefined ? {} : { high }) };
+}
+
+/**
  * A small but complete backtest result: `bars` hourly prices on a deterministic wave, a long
  * trade of 1 BTC every 40 hours held 20 hours, taker fee 5 bps, equity marked to market every
  * hour from 10 000 USDT. Everything is consistent (trades from the fills, metrics from both).
@@ -111,7 +125,7 @@ export function aBacktestResult(bars = 200, meta: Partial<BacktestMeta> = {}): B
     trades: closed,
     openTrades: open,
     equityCurve,
-    prices: [{ sym: SYM, points }],
+    prices: [{ sym: SYM, points, ...extremesOf(points) }],
     metrics: computeMetrics({
       equityCurve,
       trades: closed,

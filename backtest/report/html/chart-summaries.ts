@@ -1,17 +1,20 @@
 import { decimalOf } from '../../../core/model/index.ts';
-import type { EquitySample } from '../equity-sample.ts';
+import type { EquitySample, PricePoint } from '../equity-sample.ts';
 import { type DrawdownPoint, drawdownSeries } from '../metrics/drawdown.ts';
-import type { BacktestResult } from '../result/backtest-result.ts';
+import type { BacktestResult, PriceSeries } from '../result/backtest-result.ts';
 import type { ChartData, ChartPoint } from './chart-data.ts';
 import { formatMoney, formatPercent, formatPrice, formatTime } from './format-values.ts';
 
-/** The first, last, lowest and highest point of a line (the earliest of equal lows or highs). */
+/** The first, last, lowest and highest point of a price line (the earliest of equal lows or highs). */
 interface Extremes {
-  readonly first: ChartPoint;
-  readonly last: ChartPoint;
-  readonly low: ChartPoint;
-  readonly high: ChartPoint;
+  readonly first: PricePoint;
+  readonly last: PricePoint;
+  readonly low: PricePoint;
+  readonly high: PricePoint;
 }
+
+/** A chart point (epoch seconds) as a price point (epoch ms). */
+const pricePointOf = (p: ChartPoint): PricePoint => ({ ts: p[0] * 1000, price: p[1] });
 
 function extremesOf(points: readonly ChartPoint[]): Extremes | undefined {
   const first = points[0];
@@ -23,14 +26,39 @@ function extremesOf(points: readonly ChartPoint[]): Extremes | undefined {
     if (p[1] < low[1]) low = p;
     if (p[1] > high[1]) high = p;
   }
-  return { first, last, low, high };
+  return {
+    first: pricePointOf(first),
+    last: pricePointOf(last),
+    low: pricePointOf(low),
+    high: pricePointOf(high),
+  };
 }
 
-const at = (p: ChartPoint): string => formatTime(p[0] * 1000);
+/** The lower of two points, the earlier of equal ones. */
+const lower = (a: PricePoint, b: PricePoint): PricePoint =>
+  a.price < b.price || (a.price === b.price && a.ts <= b.ts) ? a : b;
 
-/** `from T0 to T1: first a, last b, lowest c at T, highest d at T`. */
-function spanText({ first, last, low, high }: Extremes, value: (v: number) => string): string {
-  return `from ${at(first)} to ${at(last)}: first ${value(first[1])}, last ${value(last[1])}, lowest ${value(low[1])} at ${at(low)}, highest ${value(high[1])} at ${at(high)}`;
+/** The higher of two points, the earlier of equal ones. */
+const higher = (a: PricePoint, b: PricePoint): PricePoint =>
+  a.price > b.price || (a.price === b.price && a.ts <= b.ts) ? a : b;
+
+const at = (p: PricePoint): string => formatTime(p.ts);
+const price = (p: PricePoint): string => formatPrice(decimalOf(p.price));
+
+/**
+ * `from T0 to T1: first a, last b, lowest c at T, highest d at T`: the lowest and highest of every
+ * price the run marked (a wick inside a bucket the line shows only the close of) and of the line
+ * drawn (which puts fill prices in); for a result written before Keel recorded the marked
+ * extremes, the line's own, said to be sampled.
+ */
+function spanText(line: Extremes, marked: Pick<PriceSeries, 'low' | 'high'>): string {
+  const { first, last } = line;
+  const span = `from ${at(first)} to ${at(last)}: first ${price(first)}, last ${price(last)}`;
+  if (marked.low === undefined || marked.high === undefined)
+    return `${span}, lowest sampled ${price(line.low)} at ${at(line.low)}, highest sampled ${price(line.high)} at ${at(line.high)}`;
+  const low = lower(marked.low, line.low);
+  const high = higher(marked.high, line.high);
+  return `${span}, lowest ${price(low)} at ${at(low)}, highest ${price(high)} at ${at(high)}`;
 }
 
 /**
@@ -75,17 +103,22 @@ function equityExtremesOf(curve: readonly EquitySample[]): EquityExtremes | unde
 }
 
 /**
- * The text alternative of a price chart: its span, first, last, lowest and highest price (when),
- * and its fills by side, with how many of them are drawn.
+ * The text alternative of a price chart: its span, first and last price, the lowest and highest
+ * price (when) of every price the run marked, not only of the bucket closes the line draws, and
+ * its fills by side, with how many of them are drawn.
  * @param series - the chart's data
  * @param quote - the currency prices are in (e.g. USDT); empty when unknown
+ * @param marked - the result's lowest and highest price of the sym (absent in older result files)
  * @returns one sentence, e.g. `BINANCE_PERP_BTC_USDT price in USDT from ... ; 12 fills (6 buys, 6 sells)`
  */
-export function priceChartSummary(series: ChartData['prices'][number], quote: string): string {
+export function priceChartSummary(
+  series: ChartData['prices'][number],
+  quote: string,
+  marked: Pick<PriceSeries, 'low' | 'high'>,
+): string {
   const x = extremesOf(series.points);
   const name = `${series.sym} price${quote === '' ? '' : ` in ${quote}`}`;
-  const line =
-    x === undefined ? `${name}: no prices` : `${name} ${spanText(x, (v) => formatPrice(decimalOf(v)))}`;
+  const line = x === undefined ? `${name}: no prices` : `${name} ${spanText(x, marked)}`;
   const sells = series.fillCount - series.buyCount;
   const drawn = series.markers.length < series.fillCount ? `, ${series.markers.length} of them drawn` : '';
   const fills =

@@ -78,7 +78,7 @@ export function chartsSection(result: BacktestResult, charts: ChartData, settleA
             'price',
             title,
             markersNote(series),
-            priceChartSummary(series, quoteOf(p.sym)),
+            priceChartSummary(series, quoteOf(p.sym), p),
           );
     })
     .join('');

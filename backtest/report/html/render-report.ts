@@ -11,6 +11,7 @@ import { formatStrategyFault } from '../result/strategy-fault-record.ts';
 import { writeTextFile } from '../result/write-text-file.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { algoOrdersSection, denialsSection, trailingStopsSection } from './activity-tables.ts';
+import { breakableName } from './breakable-name.ts';
 import { chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
 import { chartsSection } from './charts-section.ts';
@@ -132,15 +133,6 @@ function tradeStrategies(t: RoundTripTrade): string {
   const entry = t.entryStrategyId ?? '?';
   const exit = t.exitStrategyId ?? '?';
   return entry === exit ? entry : `${entry} → ${exit}`;
-}
-
-/**
- * A name that may break after each underscore (`BINANCE_PERP_BTC_USDT`, a strategy id), so a long
- * one wraps in its cell instead of widening the trade list past the window; a screen reader reads
- * it whole.
- */
-function breakableName(name: string): string {
-  return e(name).replaceAll('_', '_<wbr>');
 }
 
 function tradeRow(t: RoundTripTrade, i: number, withStrategy: boolean): string {

@@ -34,6 +34,7 @@ td.pos { color: #1a7f37; }
 td.neg { color: #cf222e; }
 .stats td.def { color: #59636e; font-size: 12px; }
 .syms tr.total th, .syms tr.total td { font-weight: 600; border-top: 2px solid #d0d7de; }
+.syms td.why { white-space: normal; }
 .two-col { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 32px; }
 table.trades { font-size: 12px; }
 table.trades th, table.trades td { padding: 3px 6px; }

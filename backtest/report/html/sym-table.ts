@@ -1,17 +1,32 @@
 import type { Dec } from '../../../core/model/index.ts';
 import type { SymFigures } from '../metrics/sym-breakdown.ts';
 import type { BacktestResult } from '../result/backtest-result.ts';
+import { breakableName } from './breakable-name.ts';
 import { escapeHtml as e } from './escape-html.ts';
-import { formatMoney, formatPercent, withWhyNotDefined } from './format-values.ts';
+import { formatMoney, formatPercent, NOT_DEFINED, withWhyNotDefined } from './format-values.ts';
 
 function signClass(value: Dec | number | null): string {
   const n = value === null ? 0 : typeof value === 'number' ? value : value.toNumber();
   return n > 0 ? 'num pos' : n < 0 ? 'num neg' : 'num';
 }
 
+/**
+ * A figure's cell: a number stays on one line, while `n/a (why)` may wrap, so the reason does not
+ * widen the table past the window.
+ */
+function figureCell(className: string, text: string): string {
+  const wraps = text.startsWith(`${NOT_DEFINED} (`) ? ' why' : '';
+  return `<td class="${className}${wraps}">${e(text)}</td>`;
+}
+
 function symRow(label: string, f: SymFigures, total: boolean): string {
-  const head = total ? `<th scope="row">${e(label)}</th>` : `<td>${e(label)}</td>`;
-  return `<tr${total ? ' class="total"' : ''}>${head}<td class="num">${f.trades}</td><td class="num">${e(withWhyNotDefined(formatPercent(f.winRate), () => 'no closed trades'))}</td><td class="${signClass(f.netPnl)}">${e(formatMoney(f.netPnl))}</td><td class="num">${e(formatMoney(f.fees))}</td><td class="${signClass(f.returnContribution)}">${e(withWhyNotDefined(formatPercent(f.returnContribution), () => 'the starting equity is not positive'))}</td><td class="num">${e(formatPercent(f.exposureTime))}</td></tr>`;
+  const head = total ? `<th scope="row">${e(label)}</th>` : `<td>${breakableName(label)}</td>`;
+  const winRate = withWhyNotDefined(formatPercent(f.winRate), () => 'no closed trades');
+  const contribution = withWhyNotDefined(
+    formatPercent(f.returnContribution),
+    () => 'the starting equity is not positive',
+  );
+  return `<tr${total ? ' class="total"' : ''}>${head}<td class="num">${f.trades}</td>${figureCell('num', winRate)}<td class="${signClass(f.netPnl)}">${e(formatMoney(f.netPnl))}</td><td class="num">${e(formatMoney(f.fees))}</td>${figureCell(signClass(f.returnContribution), contribution)}<td class="num">${e(formatPercent(f.exposureTime))}</td></tr>`;
 }
 
 /**

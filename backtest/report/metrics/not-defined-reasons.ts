@@ -74,3 +74,16 @@ const REASONS: Readonly<Record<NullableMetric, (m: BacktestMetrics) => string>> 
 export function whyNotDefined(metric: NullableMetric, m: BacktestMetrics): string {
   return REASONS[metric](m);
 }
+
+/**
+ * Why each metric that is null for a run is not defined (see {@link whyNotDefined}), for a table
+ * of many runs (a sweep's) that says each reason once.
+ * @param m - the run's metrics
+ * @returns the reason of each null metric, by name; empty when every metric is defined
+ */
+export function notDefinedReasons(m: BacktestMetrics): Partial<Record<NullableMetric, string>> {
+  const out: Partial<Record<NullableMetric, string>> = {};
+  for (const metric of Object.keys(REASONS) as NullableMetric[])
+    if (m[metric] === null) out[metric] = whyNotDefined(metric, m);
+  return out;
+}

@@ -111,6 +111,14 @@ export interface PriceSeries {
    * result files written before Keel recorded it.
    */
   readonly bucketMs?: number;
+  /**
+   * The lowest price the run marked the sym at (of every price, not only the points: a bucket's
+   * wick the points miss), the earliest of equal ones, with its time. Absent in result files
+   * written before Keel recorded it.
+   */
+  readonly low?: PricePoint;
+  /** The highest price the run marked the sym at, as {@link PriceSeries.low}. */
+  readonly high?: PricePoint;
 }
 
 /**

@@ -271,7 +271,14 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
   openTrades: z.array(openTrade),
   equityCurve: z.array(z.object({ ts: z.number(), equity: decimal })),
   prices: z.array(
-    z.object({ sym: z.string(), points: z.array(pricePoint), bucketMs: z.number().optional() }),
+    z.object({
+      sym: z.string(),
+      points: z.array(pricePoint),
+      bucketMs: z.number().optional(),
+      // Absent in result files written before Keel recorded every price's extremes.
+      low: pricePoint.optional(),
+      high: pricePoint.optional(),
+    }),
   ),
   metrics,
   // Absent in result files written before Keel broke results down by sym, and in session results.

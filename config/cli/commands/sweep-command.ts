@@ -93,6 +93,12 @@ async function runUntilSignal(
   }
 }
 
+/** ` (reason; other reason)`: why a metric is n/a in the rows, each reason once; empty when none is known. */
+function whyNa(rows: readonly SweepRow[], metric: string): string {
+  const reasons = new Set(rows.flatMap((row) => row.notDefined?.[metric] ?? []));
+  return reasons.size === 0 ? '' : ` (${[...reasons].join('; ')})`;
+}
+
 /**
  * Under the table: each row whose intents were denied (the first few), each setup warning (⚠) and
  * each note on normal venue behaviour (no ⚠, as the report files it), once with its row count.
@@ -213,18 +219,18 @@ export async function sweepCommand(
   }
   const faulted = sorted.filter((row) => row.faults.length > 0);
   const failed = sorted.filter((row) => row.error !== undefined);
-  const { header, shown, csv } = sweepTable(sorted, paths, options.metric);
+  const { header, shown, csv, footnotes } = sweepTable(sorted, paths, options.metric);
   const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
   const synthetic = (await anySynthetic(loaded, recordings)) ? ' (SYNTHETIC data)' : '';
   const ran = stoppedBy === undefined ? combinations.length : rows.length;
   io.stdout.write(
-    `${[line(header), ...shown.map(line)].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
+    `${[line(header), ...shown.map(line), ...footnotes].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
   );
   if (partial !== '') io.stdout.write(`⚠ ${partial}\n`);
   if (rows.every((row) => row.metrics[options.metric] === null))
     io.stdout.write(
-      `⚠ ${options.metric} is n/a in every row, so the rows keep the grid's order (annualized figures such as sharpe need a run of at least a day)\n`,
+      `⚠ ${options.metric} is n/a in every row${whyNa(rows, options.metric)}, so the rows keep the grid's order\n`,
     );
   if (refused.length > 0) {
     io.stdout.write(

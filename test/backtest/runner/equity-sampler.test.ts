@@ -271,6 +271,31 @@ describe('equity sampler', () => {
     }
   });
 
+  it("carries each sym's lowest and highest price of every event, not only of the bucket closes", () => {
+    // One bucket a minute: the wick to 90 and the spike to 130 fall inside buckets, whose closes
+    // are 100 and 101; the earliest of equal lows is kept.
+    const sampler = new EquitySampler(MINUTE, () => D(1000), { estimate: () => 1000 });
+    sampler.start(0);
+    const prices: readonly (readonly [number, number])[] = [
+      [0, 100],
+      [10_000, 90],
+      [20_000, 130],
+      [30_000, 90],
+      [59_000, 100],
+      [61_000, 101],
+    ];
+    for (const [ts, mid] of prices) {
+      sampler.beforeEvent(ts);
+      sampler.observe(quote(ts, 'X', mid));
+    }
+    sampler.endOfEvents();
+    sampler.sample(61_000);
+    const [series] = sampler.priceSeries();
+    expect(series?.points.map((p) => p.price)).toEqual([100, 100, 101]);
+    expect(series?.low).toEqual({ ts: 10_000, price: 90 });
+    expect(series?.high).toEqual({ ts: 20_000, price: 130 });
+  });
+
   it('widens buckets by whole multiples that divide a day, up to a day and no further', () => {
     let width = MINUTE;
     for (;;) {

@@ -155,9 +155,15 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
       'sharpe',
     ]);
     expect(run.code).toBe(EXIT.OK);
+    const short = 'not annualized: the run is shorter than a day';
     expect(run.stdout).toContain(
-      "⚠ sharpe is n/a in every row, so the rows keep the grid's order (annualized figures such as sharpe need a run of at least a day)",
+      `⚠ sharpe is n/a in every row (${short}), so the rows keep the grid's order`,
     );
+    // Each n/a cell carries its reason's mark, the reason written once under the table's rows.
+    const lines = run.stdout.split('\n');
+    expect(lines[1]).toMatch(/ n\/a\[1\] /);
+    expect(lines[2]).toMatch(/ n\/a\[1\] /);
+    expect(lines[3]).toMatch(new RegExp(`^\\[1\\] ${short} \\(sharpe[,)]`));
   }, 120_000);
 
   it('a broken config gives one line with file:line:col, exit 2', async () => {

@@ -71,4 +71,53 @@ describe('the table of a sweep', () => {
     ]);
     expect(table.shown[2]?.slice(-6)).toEqual(['n/a', 'n/a', 'n/a', 'n/a', '0', 'yes']);
   });
+
+  it('says why a metric is n/a in a footnote under the table, one per reason, its mark in each n/a cell', () => {
+    const short = 'not annualized: the run is shorter than a day';
+    const table = sweepTable(
+      [
+        row(3, 0.1, { notDefined: { sharpe: short } }),
+        row(5, 0, {
+          metrics: { totalReturn: 0, sharpe: null, maxDrawdown: 0, tradeCount: 0, winRate: null },
+          notDefined: { sharpe: short, winRate: 'no closed trades' },
+        }),
+        { ...row(8, null), metrics: {}, error: 'the replay window starts after the data' },
+      ],
+      [FAST],
+      'totalReturn',
+    );
+    expect(table.header.slice(1, 6)).toEqual([
+      'totalReturn',
+      'sharpe',
+      'maxDrawdown',
+      'tradeCount',
+      'winRate',
+    ]);
+    expect(table.shown.map((cells) => cells.slice(1, 6))).toEqual([
+      ['0.1000', 'n/a[1]', '0', '2', '0.5000'],
+      ['0', 'n/a[1]', '0', '0', 'n/a[2]'],
+      // A failed backtest's metrics are unknown: its failed column and the line under the table say why.
+      ['n/a', 'n/a', 'n/a', 'n/a', 'n/a'],
+    ]);
+    expect(table.footnotes).toEqual([`[1] ${short} (sharpe)`, '[2] no closed trades (winRate)']);
+    // The CSV keeps a missing value empty.
+    expect(csvText(table)[1]?.slice(1, 6)).toEqual(['0', '', '0', '0', '']);
+  });
+
+  it('gives one footnote to a reason shared by several columns, naming each', () => {
+    const short = 'not annualized: the run is shorter than a day';
+    const table = sweepTable(
+      [
+        row(3, 0.1, {
+          notDefined: { sharpe: short, sortino: short },
+          metrics: { totalReturn: 0.1, sharpe: null, sortino: null },
+        }),
+      ],
+      [FAST],
+      'sortino',
+    );
+    expect(table.header.slice(1, 3)).toEqual(['sortino', 'totalReturn']);
+    expect(table.shown[0]?.slice(1, 4)).toEqual(['n/a[1]', '0.1000', 'n/a[1]']);
+    expect(table.footnotes).toEqual([`[1] ${short} (sortino, sharpe)`]);
+  });
 });

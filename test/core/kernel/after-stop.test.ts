@@ -68,6 +68,26 @@ describe('kernel: events after stop', () => {
     expect(port.submitted.map((c) => c.intent.kind)).toEqual(['placeOrder', 'cancelOrder']);
   });
 
+  it('tells foldedAfterStop of each User Data event the stopped kernel folded, once folded, and of nothing before stop', () => {
+    const seen: string[] = [];
+    const { kernel } = aStartedBidder(seen);
+    const folded: string[] = [];
+    kernel.foldedAfterStop.subscribe((event) => {
+      folded.push(`${event.kind} ${kernel.state.orderByRef('s-1')?.orderState}`);
+    });
+    kernel.push(anOrderUpdate(anOrder({ clientOrderId: 's-1', orderId: 'o-1', updateAt: 1_500 })));
+    expect(folded).toEqual([]);
+    kernel.stop();
+    kernel.push(aQuote(2_000, 101));
+    kernel.push(
+      anOrderUpdate(
+        anOrder({ clientOrderId: 's-1', orderId: 'o-1', orderState: 'CANCELLED', updateAt: 2_000 }),
+      ),
+    );
+    // Market data after stop is dropped, not folded.
+    expect(folded).toEqual(['order CANCELLED']);
+  });
+
   it('puts an onStop cancel refused after stop back to the venue word, with no denial and no look-up', async () => {
     const seen: string[] = [];
     const { kernel, port, denials } = aStartedBidder(seen);

@@ -172,6 +172,50 @@ describe.skipIf(!hasChromium)(
       }
     }, 90_000);
 
+    it('fits the By-sym table in a 1024 px laptop window, long syms and n/a reasons wrapped, with no sideways scroll', async () => {
+      // Perpetuals' long names, a sym without closed trades (win rate n/a and why) and a run whose
+      // starting equity was not positive (return contribution n/a and why): its widest rows.
+      const base = aBacktestResult(60);
+      const figures = (trades: number) => ({
+        trades,
+        winRate: trades === 0 ? null : 0.4567,
+        netPnl: D('-1234567.891'),
+        fees: D('-0.000123456789'),
+        returnContribution: null,
+        exposureTime: 0.9876,
+      });
+      const syms = ['BINANCE_PERP_1000SHIB_USDT', 'BINANCE_PERP_1000PEPE_USDT', 'OKX_PERP_1000FLOKI_USDT'];
+      const symBreakdown = {
+        syms: syms.map((sym, i) => ({ sym, ...figures(i * 1234) })),
+        total: figures(3702),
+      };
+      const path = await writeHtmlReport({ ...base, symBreakdown }, join(dir, 'wide-syms.html'), {
+        settleAsset: 'USDT',
+      });
+      const open = await openInChromium(path, { width: 1024, height: 900 });
+      try {
+        await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+        const rights = [
+          ...(await rightEdges(open, 'table.syms')),
+          ...(await rightEdges(open, 'table.syms tr > *:last-child')),
+        ];
+        expect(rights.length).toBe(6);
+        for (const r of rights) expect(r.right, `${r.at}, window 1024 px`).toBeLessThanOrEqual(1024 - 24);
+        expect(await open.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1024);
+        // Still a table of one row per sym and the run's, read by its column headers.
+        expect(await open.page.locator('table.syms thead th').count()).toBe(7);
+        expect(await open.page.locator('table.syms tbody tr').count()).toBe(4);
+        // And printed on A4 (718 px of content).
+        await open.page.emulateMedia({ media: 'print' });
+        await open.page.setViewportSize({ width: 718, height: 1000 });
+        await open.page.waitForTimeout(300);
+        for (const r of await rightEdges(open, 'table.syms, table.syms tr > *:last-child'))
+          expect(r.right, `${r.at} on the A4 page`).toBeLessThanOrEqual(718);
+      } finally {
+        await open.close();
+      }
+    }, 90_000);
+
     it('prints on A4 (718 px of content) without cutting charts or the trade table off at the right edge', async () => {
       const open = await openInChromium(reportPath, { width: 1280, height: 900 });
       try {
