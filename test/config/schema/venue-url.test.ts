@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatConfigProblem, parseConfigText } from '../../../config/loader/index.ts';
 import { venueUrlLabel } from '../../../config/schema/index.ts';
+import { REDACTED } from '../../../core/model/index.ts';
 
 /** A live config whose venue section has `urls` lines in place of restUrl. */
 function liveConfig(urls: string): string {
@@ -71,8 +72,9 @@ describe('a venue URL as Keel prints it', () => {
     const word = fc.stringMatching(/^[A-Za-z0-9_%.-]{6,20}$/);
     fc.assert(
       fc.property(word, word, (key, token) => {
+        // The whole query is compared: a token may equal its key or a part of '[redacted]'.
         const label = venueUrlLabel(`wss://md.venue.example/ws?${key}=${token}&x=1`);
-        expect(label.slice(label.indexOf('?'))).not.toContain(token);
+        expect(label).toBe(`wss://md.venue.example/ws?${key}=${REDACTED}&x=${REDACTED}`);
       }),
     );
   });
