@@ -25,7 +25,8 @@ export interface SessionRecorderOptions {
  * market-data and private WebSocket frame, one JSON line each. REST reply bodies are not kept
  * (a replay needs the streams only), and outbound messages never reach the tap, so no key or
  * signature is ever recorded. Frames are written at least every second, so a process killed
- * without a chance to close the file (kill -9, a second Ctrl-C) loses at most that last second.
+ * without a chance to close the file (kill -9) loses at most that last second (a second Ctrl-C
+ * closes it first, in a session and in `keel record` alike).
  *
  * A write that fails (a full disk, a file-size limit) never reaches the session: the recording
  * ends there (a later write would leave a hole a replay could not see), what it would have held
