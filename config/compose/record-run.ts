@@ -223,14 +223,24 @@ async function recordWatched(
       stopOnFailure = () => finish('write-failed');
       if (failure !== undefined) stopOnFailure();
     });
+    metrics?.stopping(`keel record is stopping (${recordStopWords(stoppedBy)})`);
     return { path, frames: opened.recorded, stoppedBy, ...(failure === undefined ? {} : { failure }) };
   } finally {
+    // From here it records nothing more: a supervisor's readiness probe says so at once.
+    metrics?.stopping('keel record is stopping');
     await client?.close();
     await metrics?.close();
     gaps?.unsubscribe();
     recorder?.close();
     await embedded?.venue.close();
   }
+}
+
+/** Why a recording stops, as its `/readyz` says it: the signal's name, or what ended it. */
+function recordStopWords(reason: RecordRunOutcome['stoppedBy']): string {
+  if (reason === 'duration') return 'its duration is over';
+  if (reason === 'write-failed') return 'its recording cannot be written';
+  return reason;
 }
 
 /** Whether a live config's venue says its feed is SYNTHETIC (no venue section: no). */
