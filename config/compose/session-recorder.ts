@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makePrivateDirSync } from '../../backtest/files/index.ts';
 import { gapRecordMessage, RecordingWriter, type SessionHeaderInit } from '../../backtest/recording/index.ts';
 import { shownPath } from '../../backtest/report/index.ts';
 import type { GapEvent } from '../../core/model/index.ts';
@@ -76,7 +76,7 @@ export class SessionRecorder {
     clock: () => number,
     options: SessionRecorderOptions = {},
   ): Promise<SessionRecorder> {
-    mkdirSync(dirname(path), { recursive: true });
+    makePrivateDirSync(dirname(path));
     const kept = keepPreviousRecording(path);
     return new SessionRecorder(
       await RecordingWriter.open(path, header),
