@@ -1,6 +1,6 @@
 import { realpathSync, renameSync, rmSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makePrivateDir } from '../files/index.ts';
 import { RecordingWriter } from '../recording/index.ts';
 import { type OhlcvCsvBars, type OhlcvCsvSource, readOhlcvCsvBars } from './read-ohlcv-csv.ts';
 import { checkRecordingOutput, stagedRecordingPath } from './recording-output.ts';
@@ -36,7 +36,7 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   checkRecordingOutput(options.input, options.output);
   const bars = await readOhlcvCsvBars(options);
   // As a backtest makes its out/: only once the CSV has read as bars, so a bad file leaves no folder.
-  await mkdir(dirname(options.output), { recursive: true });
+  await makePrivateDir(dirname(options.output));
   // Written aside and renamed into place when complete: an import killed half-way leaves no
   // valid-looking recording that ends early (each gzip member is whole, so nothing would tell).
   // Through a symbolic link, the file it points to is replaced, not the link.

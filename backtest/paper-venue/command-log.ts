@@ -1,14 +1,6 @@
-import {
-  appendFileSync,
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  statSync,
-  truncateSync,
-} from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePathPrivateSync, makePrivateDirSync, PRIVATE_FILE_MODE } from '../files/index.ts';
 import { isCommandName } from './command-table.ts';
 import {
   type CommandEntry,
@@ -47,6 +39,8 @@ export class CommandLog {
   private size: number | undefined;
   /** A failed write that could not be cut back yet: the next append cuts the log back first. */
   private cutPending = false;
+  /** Whether the log was set readable by its owner only (it holds the account's orders and fills). */
+  private madePrivate = false;
 
   /**
    * Opens the log of a data directory, changing nothing in it (a start the restore refuses leaves
@@ -54,7 +48,7 @@ export class CommandLog {
    * @param dataDir - the data directory (created when missing)
    */
   constructor(dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirSync(dataDir);
     this.path = join(dataDir, COMMAND_LOG_FILE);
   }
 
@@ -78,7 +72,10 @@ export class CommandLog {
     }
     const line = lineOf(entry, index);
     try {
-      appendFileSync(this.path, line);
+      appendFileSync(this.path, line, { mode: PRIVATE_FILE_MODE });
+      // A log an earlier Keel wrote keeps its mode when appended to: set once, at the first entry.
+      if (!this.madePrivate) makePathPrivateSync(this.path);
+      this.madePrivate = true;
     } catch (error) {
       try {
         cutBack(this.path, size);

@@ -1,15 +1,7 @@
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TimerPort } from '../../core/venue/index.ts';
+import { makePrivateDirSync, makePrivateSync, PRIVATE_FILE_MODE } from '../files/index.ts';
 import { FileWriteError } from '../report/index.ts';
 import { type CommandName, isCommandName } from './command-table.ts';
 import type { Params } from './request-fields.ts';
@@ -114,17 +106,19 @@ export function savedText(path: string): string | undefined {
 /**
  * Writes a data-directory file whole: a temporary file (every byte written, and flushed to disk)
  * renamed over it, so a crash or a full disk leaves the old file or the new one, never half of one.
+ * It is readable by its owner only (0600), whatever mode the file it replaces or a temporary one a
+ * crash left had: the venue's files hold credentials, orders, fills and balances.
  * @param path - the file
  * @param text - its text
- * @param mode - its permissions when it is created (e.g. 0o600 for one holding credentials)
  * @throws FileWriteError naming the file (its `code` the file system's, e.g. ENOSPC) when it
  *   cannot be written; the old file is left as it was and the temporary one removed
  */
-export function writeWhole(path: string, text: string, mode?: number): void {
+export function writeWhole(path: string, text: string): void {
   const temporary = `${path}.tmp`;
   try {
-    const fd = openSync(temporary, 'w', mode);
+    const fd = openSync(temporary, 'w', PRIVATE_FILE_MODE);
     try {
+      makePrivateSync(fd);
       // writeFileSync carries a write the file system cuts short on from where it stopped.
       writeFileSync(fd, text);
       fsyncSync(fd);
@@ -197,7 +191,7 @@ export class SnapshotWriter {
     private readonly view: () => Promise<unknown>,
     private readonly tell: (message: string) => void = (message) => process.stderr.write(`⚠ ${message}\n`),
   ) {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirSync(dataDir);
   }
 
   /** Notes a change: a write follows after the debounce. */

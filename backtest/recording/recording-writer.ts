@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { makePrivateSync, PRIVATE_FILE_MODE } from '../files/index.ts';
 import type { MessageSource } from './recorded-message.ts';
 import { type RecordingWarning, recordingWarning, warnToStderr } from './recording-errors.ts';
 import { isGzipPath, readRecordBatches, readSessionHeader } from './recording-reader.ts';
@@ -32,7 +33,8 @@ export interface RecordingWriterOptions {
 }
 
 /**
- * Appends venue messages to a session recording, one JSON line each, after a header line.
+ * Appends venue messages to a session recording, one JSON line each, after a header line, into a
+ * file readable by its owner only (0600, also when it existed with a wider mode).
  *
  * Crash safety: lines are buffered and written whole with one write per flush, so a crash leaves
  * every flushed line intact and at most one torn line at the end, which the reader skips with a
@@ -83,14 +85,14 @@ export class RecordingWriter {
       const header = await readSessionHeader(path);
       if (isGzipPath(path)) await RecordingWriter.repairGzipTail(path, warn);
       else cutTornTail(path, warn);
-      return new RecordingWriter(path, header, openSync(path, 'a'), flushChars);
+      return new RecordingWriter(path, header, privateFd(path, 'a'), flushChars);
     }
     return RecordingWriter.started(path, sessionHeader(init), flushChars);
   }
 
   /** A new file whose first line is this header, exactly as given. */
   private static started(path: string, header: SessionHeader, flushChars: number): RecordingWriter {
-    const writer = new RecordingWriter(path, header, openSync(path, 'w'), flushChars);
+    const writer = new RecordingWriter(path, header, privateFd(path, 'w'), flushChars);
     writer.pending = `${JSON.stringify(header)}\n`;
     writer.flush();
     return writer;
@@ -185,6 +187,21 @@ export class RecordingWriter {
       this.closed = true;
     }
   }
+}
+
+/**
+ * Opens a recording readable by its owner only (0600): a session's holds the account's private
+ * stream. A file that existed (written over, appended to) is set to it too.
+ */
+function privateFd(path: string, flags: 'a' | 'w'): number {
+  const fd = openSync(path, flags, PRIVATE_FILE_MODE);
+  try {
+    makePrivateSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
 }
 
 /** Cuts a plain recording back to its last newline, so appended lines start on a fresh line. */

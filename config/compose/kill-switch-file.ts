@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { makePrivateDirSync } from '../../backtest/files/index.ts';
 import { writeWhole } from '../../backtest/paper-venue/index.ts';
 import { D } from '../../core/model/index.ts';
 import type { KillSwitchState } from '../../core/risk/index.ts';
@@ -140,6 +141,6 @@ export function killSwitchFileText(state: KillSwitchState, account: string, run:
  * @throws when the directory cannot be made or the file written
  */
 export function writeKillSwitchFile(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makePrivateDirSync(dirname(path));
   writeWhole(path, text);
 }

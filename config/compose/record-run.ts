@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { Subscription } from 'rxjs';
 import {
   acquireRunLock,
@@ -49,7 +49,8 @@ export interface RecordRunOutcome {
  * `metrics.enabled`, the market socket's connection, reconnects, inbound counts and events are
  * served on `/metrics` (see {@link VenueMetrics}). SIGINT, SIGTERM and SIGHUP (its terminal or
  * the supervisor's session closed) stop it, from its start: the recording is closed and synced,
- * whole, and a signal before the connection was up ends the run once that step is done.
+ * whole, and a signal before the connection was up ends the run once that step is done. A second
+ * one while it stops ends the process at once, after writing and syncing the frames buffered.
  * @param loaded - a validated config of mode live or paper
  * @param options - output, duration, signals
  * @returns where the recording went and how many frames it holds
@@ -90,13 +91,38 @@ async function recordLocked(
   tookOver: readonly StaleLock[],
   options: RecordRunOptions,
 ): Promise<RecordRunOutcome> {
+  const { config } = loaded;
+  const logger = runLogger(config.name ?? 'record', config.logging.level);
+  const opened: OpenedRecording = { recorder: undefined };
   // From the first moment, as a session's start-up: no signal kills it with its recording open.
-  const signals = watchStartUpSignals(options.handleSignals !== false);
+  // A second one (the first one's close may wait on the venue's socket) ends it at once, once
+  // the frames buffered are written and synced: a few ms, never the venue's time.
+  const signals = watchStartUpSignals(options.handleSignals !== false, (signal) => {
+    opened.recorder?.close();
+    logger.error(
+      { signal, recording: path },
+      `second ${signal}: keel record ends now, its recording closed with the frames received so far`,
+    );
+  });
   try {
-    return await recordWatched(loaded, path, tookOver, options, signals);
+    return await recordWatched(loaded, path, tookOver, options, { signals, logger, opened });
   } finally {
     signals.end();
   }
+}
+
+/** The recording of a run, once opened: a second signal closes it before the process ends. */
+interface OpenedRecording {
+  recorder: SessionRecorder | undefined;
+}
+
+/** What {@link recordLocked} hands to {@link recordWatched}. */
+interface RecordWatch {
+  /** The first SIGINT, SIGTERM or SIGHUP stops the run. */
+  readonly signals: StartUpSignals;
+  readonly logger: Logger;
+  /** Where the recorder goes once opened. */
+  readonly opened: OpenedRecording;
 }
 
 /** {@link recordLocked} while SIGINT, SIGTERM and SIGHUP are watched: the first one stops it. */
@@ -105,10 +131,9 @@ async function recordWatched(
   path: string,
   tookOver: readonly StaleLock[],
   options: RecordRunOptions,
-  signals: StartUpSignals,
+  { signals, logger, opened: held }: RecordWatch,
 ): Promise<RecordRunOutcome> {
   const { config } = loaded;
-  const logger = runLogger(config.name ?? 'record', config.logging.level);
   for (const stale of tookOver)
     logger.warn({ lock: stale.path, holderPid: stale.pid }, tookOverWarning(stale));
   const instruments = instrumentSpecsOf(config.instruments);
@@ -161,6 +186,7 @@ async function recordWatched(
       },
     );
     recorder = opened;
+    held.recorder = opened;
     const market = new MarketDataClient({ url, logger, onRaw: opened.tap });
     client = market;
     // What a drop and reconnect missed is written down, so a backtest of the file warns of the hole.
@@ -197,14 +223,24 @@ async function recordWatched(
       stopOnFailure = () => finish('write-failed');
       if (failure !== undefined) stopOnFailure();
     });
+    metrics?.stopping(`keel record is stopping (${recordStopWords(stoppedBy)})`);
     return { path, frames: opened.recorded, stoppedBy, ...(failure === undefined ? {} : { failure }) };
   } finally {
+    // From here it records nothing more: a supervisor's readiness probe says so at once.
+    metrics?.stopping('keel record is stopping');
     await client?.close();
     await metrics?.close();
     gaps?.unsubscribe();
     recorder?.close();
     await embedded?.venue.close();
   }
+}
+
+/** Why a recording stops, as its `/readyz` says it: the signal's name, or what ended it. */
+function recordStopWords(reason: RecordRunOutcome['stoppedBy']): string {
+  if (reason === 'duration') return 'its duration is over';
+  if (reason === 'write-failed') return 'its recording cannot be written';
+  return reason;
 }
 
 /** Whether a live config's venue says its feed is SYNTHETIC (no venue section: no). */

@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { makePrivateDir } from '../../backtest/files/index.ts';
 import {
   algoOrdersCsvLines,
   type BacktestResult,
@@ -91,8 +91,9 @@ export async function writeRunOutputs(
   signal?: AbortSignal,
 ): Promise<RunOutputPaths> {
   // A folder that cannot be made (a file in its place, a full disk) fails as the files would.
-  await writingFile(paths.json, () => mkdir(dirname(paths.json), { recursive: true }));
-  await writingFile(paths.html, () => mkdir(dirname(paths.html), { recursive: true }));
+  // Folders made for the outputs are their owner's only (0700), as the files are (0600).
+  await writingFile(paths.json, () => makePrivateDir(dirname(paths.json)));
+  await writingFile(paths.html, () => makePrivateDir(dirname(paths.html)));
   const base = csvBaseOf(paths.json);
   const csv = CSV_LOGS.map(([suffix, lines]) => [`${base}${suffix}`, lines] as const);
   // The HTML is rendered lazily, after the JSON and CSVs are staged, as they were written before.

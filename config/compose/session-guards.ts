@@ -42,7 +42,8 @@ const SAVE_EVERY_MS = 5_000;
 /**
  * What keeps a live or paper session safe when a strategy stops being managed: the kill switch's
  * day baseline and trip kept across restarts (live runs: `<result>.kill-switch.json` next to the
- * result, per account), a trip logged at error, counted in `keel_kill_switch_trips_total` and, on
+ * result, per account), a trip logged at error, counted in `keel_kill_switch_trips_total`, failing
+ * the metrics endpoint's `/readyz` while in force (a restored one too) and, on
  * HALTED, the strategies' resting orders cancelled, on REDUCING those that would add risk
  * (`risk.killSwitch.cancelOrdersOnHalt`); a
  * strategy halted by a fault counted in `keel_strategy_faults_total` and its resting orders
@@ -101,6 +102,8 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
         pull([fault.strategyId], 'keel-fault-', `strategy ${fault.strategyId} was halted by a fault`),
       );
   });
+  // A tripped session runs on but no longer trades as configured: a supervisor's readiness probe says so.
+  options.metrics.notReadyWhile(() => killSwitchProblem(watch.trip()));
   const timer = armed ? setInterval(() => watch.save(), SAVE_EVERY_MS) : undefined;
   timer?.unref();
   return {
@@ -116,4 +119,16 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
       return [...unswept, ...(unsaved === undefined ? [] : [unsaved])];
     },
   };
+}
+
+/**
+ * What `/readyz` says while the kill switch's trip is in force.
+ * @param trip - the trip in force, if any
+ * @returns e.g. `the kill switch tripped: trading is HALTED (daily loss 12 reached the limit 10)`;
+ *   undefined without a trip
+ */
+function killSwitchProblem(trip: TradingStatus | undefined): string | undefined {
+  if (trip === undefined) return undefined;
+  const why = trip.reason === undefined ? '' : ` (${trip.reason.replace(/^kill switch: /, '')})`;
+  return `the kill switch tripped: trading is ${trip.state}${why}`;
 }

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makePrivateDirSync } from '../../backtest/files/index.ts';
 import { gapRecordMessage, RecordingWriter, type SessionHeaderInit } from '../../backtest/recording/index.ts';
 import { shownPath } from '../../backtest/report/index.ts';
 import type { GapEvent } from '../../core/model/index.ts';
@@ -25,7 +25,8 @@ export interface SessionRecorderOptions {
  * market-data and private WebSocket frame, one JSON line each. REST reply bodies are not kept
  * (a replay needs the streams only), and outbound messages never reach the tap, so no key or
  * signature is ever recorded. Frames are written at least every second, so a process killed
- * without a chance to close the file (kill -9, a second Ctrl-C) loses at most that last second.
+ * without a chance to close the file (kill -9) loses at most that last second (a second Ctrl-C
+ * closes it first, in a session and in `keel record` alike).
  *
  * A write that fails (a full disk, a file-size limit) never reaches the session: the recording
  * ends there (a later write would leave a hole a replay could not see), what it would have held
@@ -75,7 +76,7 @@ export class SessionRecorder {
     clock: () => number,
     options: SessionRecorderOptions = {},
   ): Promise<SessionRecorder> {
-    mkdirSync(dirname(path), { recursive: true });
+    makePrivateDirSync(dirname(path));
     const kept = keepPreviousRecording(path);
     return new SessionRecorder(
       await RecordingWriter.open(path, header),

@@ -17,7 +17,7 @@ export type ReadyStates = ReadonlyMap<VenueStream, Exclude<VenueStreamState, 'do
  * serving them: `/metrics`, with the events received, the venue's connection per stream, its
  * reconnects and its inbound counters, and a supervisor's probes, `/healthz` (the process answers)
  * and `/readyz` (the venue's streams are in their {@link ReadyStates}, read from the same changes as
- * `keel_venue_connected`). A session's ({@link RunMetrics}) add the trading metrics and need the
+ * `keel_venue_connected`, and the process is not stopping). A session's ({@link RunMetrics}) add the trading metrics and need the
  * private stream reconciled; `keel record` serves these alone and needs its market stream up.
  */
 export class VenueMetrics {
@@ -50,6 +50,10 @@ export class VenueMetrics {
   protected readonly readyStates: ReadyStates = new Map([['market', 'up']]);
   /** Each stream's last change, for `/readyz`. */
   private readonly streams = new Map<VenueStream, VenueStatus>();
+  /** Why the process is stopping, once it began to: `/readyz` fails from then on. */
+  private stopProblem: string | undefined;
+  /** The process's other reasons not to be ready ({@link VenueMetrics.notReadyWhile}), asked at each probe. */
+  private readonly readinessChecks: (() => string | undefined)[] = [];
   private server: Server | undefined;
   private readonly scrapeHooks: (() => void)[] = [];
 
@@ -87,12 +91,35 @@ export class VenueMetrics {
   }
 
   /**
-   * Why the process is not ready, as `/readyz` says it: each stream not in its {@link ReadyStates}.
-   * @returns one sentence part per stream that is not, e.g. `the private stream is down (closed
-   *   with code 1006)`; empty when ready
+   * Marks the process as stopping: from now on `/readyz` fails, naming `problem` first, whatever
+   * its streams' states (they stay up while a session cancels its orders and writes its result).
+   * @param problem - what `/readyz` says, e.g. `the live session is stopping (SIGTERM)`
+   */
+  stopping(problem: string): void {
+    this.stopProblem ??= problem;
+  }
+
+  /**
+   * Adds a reason for `/readyz` to fail besides the streams' (a session's tripped kill switch).
+   * @param check - asked at each probe: what `/readyz` says while it holds, else undefined
+   */
+  notReadyWhile(check: () => string | undefined): void {
+    this.readinessChecks.push(check);
+  }
+
+  /**
+   * Why the process is not ready, as `/readyz` says it: that it is stopping ({@link
+   * VenueMetrics.stopping}), the reasons added by {@link VenueMetrics.notReadyWhile} that hold,
+   * and each stream not in its {@link ReadyStates}.
+   * @returns one sentence part per reason, e.g. `the private stream is down (closed with code
+   *   1006)`; empty when ready
    */
   readinessProblems(): string[] {
-    const problems: string[] = [];
+    const problems: string[] = this.stopProblem === undefined ? [] : [this.stopProblem];
+    for (const check of this.readinessChecks) {
+      const problem = check();
+      if (problem !== undefined) problems.push(problem);
+    }
     for (const [stream, wanted] of this.readyStates) {
       const status = this.streams.get(stream);
       const why = status?.reason === undefined ? '' : ` (${status.reason})`;
@@ -123,8 +150,9 @@ export class VenueMetrics {
    * (`process_resident_memory_bytes`, `process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`,
    * `nodejs_heap_size_used_bytes`, GC durations...), under their usual names so stock dashboards
    * read them; and the probes: `/healthz` answers 200 `ok` while the process does (a liveness
-   * probe), `/readyz` 200 `ready` while the venue's streams are in their {@link ReadyStates}, else
-   * 503 `not ready: ` and why (a readiness probe, see {@link VenueMetrics.readinessProblems}).
+   * probe), `/readyz` 200 `ready` while the venue's streams are in their {@link ReadyStates} and
+   * the process neither stops nor has another reason not to be, else 503 `not ready: ` and why (a
+   * readiness probe, see {@link VenueMetrics.readinessProblems}).
    * @param host - address to listen on
    * @param port - port, 0 = any free one
    * @returns the endpoint's URL

@@ -90,6 +90,10 @@ export async function shutDownVenueSession(session: StoppingVenueSession): Promi
   const { options, kernel, recorder, recordingPath } = session;
   const { logger } = options;
   logger.info({ reason: session.stopReason }, `${options.mode} session stopping`);
+  // From here the session takes no new orders: a supervisor's readiness probe says so at once.
+  session.metrics.stopping(
+    `the ${options.mode} session is stopping (${stopReasonWords(session.stopReason)})`,
+  );
   const unreconciled = unreconciledStopWarning(kernel.connectivity.staleness());
   if (unreconciled !== undefined) logger.error(unreconciled);
   const endForcing =
@@ -307,4 +311,12 @@ function sessionWarnings(
     ...trips,
   ];
   return warnings.length === 0 ? {} : { warnings };
+}
+
+/** Why a session stops, as its `/readyz` says it: the signal's name, or what ended it. */
+function stopReasonWords(reason: SessionStopReason): string {
+  if (reason === 'duration') return 'its duration is over';
+  if (reason === 'ended') return 'its market data ended';
+  if (reason === 'feed') return 'its feed ended';
+  return reason;
 }

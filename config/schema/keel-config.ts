@@ -70,7 +70,7 @@ export const keelConfigSchema = z
     metrics: metricsConfigSchema
       .prefault({})
       .describe(
-        'Prometheus /metrics endpoint, with the /healthz (liveness) and /readyz (venue connected and reconciled) probes, of live and paper runs, and of `keel record` (its market-data connection and inbound counts; ready while it is up).',
+        'Prometheus /metrics endpoint, with the /healthz (liveness) and /readyz (venue connected and reconciled, kill switch not tripped, not stopping) probes, of live and paper runs, and of `keel record` (its market-data connection and inbound counts; ready while it is up).',
       ),
     shutdown: shutdownConfigSchema
       .prefault({})

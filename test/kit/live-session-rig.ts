@@ -41,6 +41,8 @@ export interface LiveSessionRun {
    * place of the venue's own in its REST and WebSocket URLs alike.
    */
   readonly viaPort?: number;
+  /** Whether the session takes SIGINT / SIGTERM / SIGHUP, as `keel run` does (default false: it stops on its duration). */
+  readonly handleSignals?: boolean;
 }
 
 /** A paper venue on SYNTHETIC BTC data (5x real time) and a way to run live sessions against it. */
@@ -167,7 +169,7 @@ ${session.extra ?? ''}`,
         if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
         const outcome = await runConfiguredSession(loaded, {
           durationSec: session.durationSec,
-          handleSignals: false,
+          handleSignals: session.handleSignals ?? false,
         });
         if (!outcome.ok) throw new Error(outcome.problems.join('\n'));
         return outcome;

@@ -3,7 +3,6 @@ import {
   closeSync,
   fstatSync,
   linkSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -14,6 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from '../../files/index.ts';
 import {
   HEARTBEAT_MS,
   heartbeatAgeOf,
@@ -151,7 +151,9 @@ function tokenIn(parsed: unknown): { token?: string } {
 function created(path: string, holder: LockHolder): boolean {
   let fd: number;
   try {
-    fd = openSync(path, 'wx');
+    // Created here ('wx'), so its mode is this one (narrowed by the umask only): it names the
+    // run's process and host, readable by their owner only.
+    fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
@@ -278,7 +280,7 @@ interface Found {
  * @returns the live holder when another run holds it; the dead holder taken over; else undefined
  */
 function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found | undefined {
-  mkdirSync(dirname(path), { recursive: true });
+  makePrivateDirSync(dirname(path));
   let tookOverFrom: Found | undefined;
   // Leftovers of killed takeovers are settled before every attempt: removing a dead lock can free
   // the path for a live run's lock left aside, which must go back before this run creates its own.

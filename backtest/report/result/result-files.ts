@@ -1,5 +1,6 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makePrivateDir } from '../../files/index.ts';
 import { algoOrdersCsvLines, denialsCsvLines, trailingStopsCsvLines } from './activity-csv.ts';
 import type { BacktestResult } from './backtest-result.ts';
 import {
@@ -92,7 +93,7 @@ export async function writeResultFiles(
   result: BacktestResult,
   dir: string,
 ): Promise<Record<keyof typeof RESULT_FILES, string>> {
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
   const paths = {
     json: join(dir, RESULT_FILES.json),
     trades: join(dir, RESULT_FILES.trades),

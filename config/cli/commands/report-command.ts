@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { makePrivateDir } from '../../../backtest/files/index.ts';
 import {
   type BacktestResult,
   readResult,
@@ -75,7 +75,7 @@ export async function reportCommand(options: ReportOptions, io: CliIo): Promise<
     return badInput ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
   try {
-    await mkdir(dirname(out), { recursive: true });
+    await makePrivateDir(dirname(out));
     await writeHtmlReport(result, out);
   } catch (error) {
     io.stderr.write(

@@ -18,6 +18,7 @@ import {
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { fillModelPreview } from '../../compose/fill-model-preview.ts';
+import { STOP_SIGNALS } from '../../compose/session-stop.ts';
 import { fillModelOf, latencyOf } from '../../compose/sim-models.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -59,7 +60,8 @@ export interface VenueOptions {
 
 /**
  * `keel venue`: the paper venue as a standalone server speaking the venue's REST and
- * WebSocket protocol, with the SYNTHETIC instruments, until SIGINT / SIGTERM. Its account starts
+ * WebSocket protocol, with the SYNTHETIC instruments, until SIGINT / SIGTERM / SIGHUP (each closes it
+ * alike). Its account starts
  * with the `--balance` given, else with what `paper.startingCash` defaults to (100000 USDT, which
  * the venue counts one for one with the USD a US equity settles in); its fill model is `--fill-model`, else the one a backtest or paper
  * run of the feed defaults to (`bar` on data that begins with bars only, else `queue`); its
@@ -75,7 +77,7 @@ export interface VenueOptions {
  * @param options - address, data source and speed
  * @param io - output streams
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
- * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
+ * @returns EXIT.OK after a signal (SIGINT, SIGTERM or SIGHUP) closed it, EXIT.RUNTIME_FAILURE when it cannot start,
  *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set (and not empty), `--balance` names an
  *   asset the venue cannot value (see `coinsTheVenueValues`), the data dir holds a
  *   venue started with another feed or another setup than the flags give, is held by a running venue or does not replay to the account
@@ -183,10 +185,11 @@ export async function venueCommand(
   const stopped = new Promise<void>((done) => {
     stop = done;
   });
-  // Kept until the process ends (not `once`), so a second Ctrl-C during the close cannot kill it half-closed.
+  // SIGHUP too (its terminal closed, a supervisor's session ended): the launcher would end it at
+  // once otherwise. Kept until it is closed (not `once`), so a second Ctrl-C during the close
+  // cannot kill it half-closed.
   const onSignal = () => stop();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   const fillModelName = typeof setup.fillModel === 'string' ? setup.fillModel : setup.fillModel.name;
   // A restart keeps the data dir's fill model: the way to another is a new data dir.
   const advice: FillModelAdvice | undefined = restarted
@@ -231,7 +234,11 @@ export async function venueCommand(
     ].join('\n'),
   );
   await stopped;
-  await venue.close();
+  try {
+    await venue.close();
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  }
   io.stdout.write('paper venue closed\n');
   return EXIT.OK;
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { makePrivateDirSync } from '../../../backtest/files/index.ts';
 import { writeWhole } from '../../../backtest/paper-venue/index.ts';
 import { resolveFillModel } from '../../../backtest/sim/index.ts';
 import { D } from '../../../core/model/index.ts';
@@ -210,7 +211,7 @@ function parsedStart(text: string): (Partial<VenueStart> & { recording?: string 
 }
 
 function saveStart(dataDir: string, start: VenueStart): void {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDirSync(dataDir);
   const text = `${JSON.stringify({ ...start, recording: start.recording ?? null }, null, 1)}\n`;
-  writeWhole(join(dataDir, VENUE_START_FILE), text, 0o600);
+  writeWhole(join(dataDir, VENUE_START_FILE), text);
 }

@@ -14,12 +14,23 @@ import { CsvImportError, importOhlcvCsv, klineMessage } from '../../../backtest/
 import { RecordingWriter, readRecords, readSessionHeader } from '../../../backtest/recording/index.ts';
 import type { BarEvent } from '../../../core/model/index.ts';
 import { decodeMarketMessage, klineMapper } from '../../../core/venue/market-data/index.ts';
+import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/csv');
 const anOutputDir = tempDirsRemovedAfterAll('keel-csv-');
 
 describe('OHLCV CSV import into a recording', () => {
+  it.skipIf(!POSIX_MODES)(
+    'writes it 0600, in the folders it creates 0700, as every recording Keel writes',
+    async () => {
+      const dir = join(anOutputDir(), 'imports', 'btc');
+      const output = join(dir, 'btc-1m.jsonl.gz');
+      await importOhlcvCsv({ input: join(FIXTURES, 'binance-1m.csv'), output, sym: 'BINANCE_SPOT_BTC_USDT' });
+      expect([join(dir, '..'), dir, output].map(modeOf)).toEqual(['700', '700', '600']);
+    },
+  );
+
   it('replaces the file a symbolic link at the output points to, keeping the link', async () => {
     const dir = anOutputDir();
     mkdirSync(join(dir, 'big'));

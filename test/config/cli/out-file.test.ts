@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { outFileProblem } from '../../../config/cli/out-file.ts';
+import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-out-file-')();
@@ -21,4 +22,12 @@ describe('an output file checked before the work that fills it', () => {
     writeFileSync(join(dir, 'plain'), '');
     expect(outFileProblem(join(dir, 'plain', 'sweep.csv'))).toMatch(/^(ENOTDIR|EEXIST)[^\n]*$/);
   });
+
+  it.skipIf(!POSIX_MODES)(
+    'makes its missing folders 0700, as Keel makes every folder for its outputs',
+    () => {
+      expect(outFileProblem(join(dir, 'c', 'd', 'sweep.csv'))).toBeUndefined();
+      expect([modeOf(join(dir, 'c')), modeOf(join(dir, 'c', 'd'))]).toEqual(['700', '700']);
+    },
+  );
 });

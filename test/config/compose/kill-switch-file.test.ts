@@ -13,6 +13,7 @@ import {
 import { watchKillSwitch } from '../../../config/compose/kill-switch-watch.ts';
 import { D } from '../../../core/model/index.ts';
 import { type KillSwitchState, RiskGate } from '../../../core/risk/index.ts';
+import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const newDir = tempDirsRemovedAfterEach('keel-kill-switch-');
@@ -156,5 +157,14 @@ describe('kill switch state file', () => {
     expect(pulled).toEqual(['reducing']);
     restarted.started();
     expect(pulled).toEqual(['reducing', 'reducing']);
+  });
+});
+
+describe.skipIf(!POSIX_MODES)('the mode of a kill switch state file', () => {
+  it('is 0600, in the folder it creates 0700', () => {
+    const dir = join(newDir(), 'out');
+    const path = join(dir, 'result.kill-switch.json');
+    writeKillSwitchFile(path, '{}\n');
+    expect([modeOf(dir), modeOf(path)]).toEqual(['700', '600']);
   });
 });

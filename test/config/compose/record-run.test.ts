@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { readRecords } from '../../../backtest/recording/index.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
@@ -10,6 +10,7 @@ import { recordMarketData } from '../../../config/compose/record-run.ts';
 import { parseConfigText } from '../../../config/loader/index.ts';
 import { decodeSessionRecord } from '../../../config/session-decoder.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
+import { MarketDataClient } from '../../../core/venue/index.ts';
 import { aFreePort } from '../../kit/free-port.ts';
 import { aPaperVenue, closedAfterEachTest } from '../../kit/paper-venue-builders.ts';
 import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
@@ -170,4 +171,35 @@ ${extra}`;
     // The endpoint closes with the recording.
     expect(await scrape()).toBe('');
   }, 20_000);
+
+  describe('its /readyz probe', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    // It read the market stream only: a recorder closing its connection and file answered 200 ready.
+    it('fails from the moment it stops, while its connection is still up', async () => {
+      opened.venue = await aPaperVenue();
+      const port = await aFreePort();
+      const readyz = async () => {
+        const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+        return `${response.status} ${await response.text()}`;
+      };
+      const atClose: string[] = [];
+      const close = MarketDataClient.prototype.close;
+      vi.spyOn(MarketDataClient.prototype, 'close').mockImplementation(async function (
+        this: MarketDataClient,
+      ) {
+        atClose.push(await readyz());
+        return close.call(this);
+      });
+      await recordFrom(
+        opened.venue,
+        'readyz',
+        { out: join(temp.dir, 'readyz.jsonl'), durationSec: 1, handleSignals: false },
+        `metrics: { enabled: true, port: ${port} }\n`,
+      );
+      expect(atClose).toEqual(['503 not ready: keel record is stopping (its duration is over)\n']);
+    }, 20_000);
+  });
 });

@@ -1,9 +1,11 @@
+import { writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportPathsOf, writeRunOutputs } from '../../../config/compose/run-outputs.ts';
 import { parseConfigText } from '../../../config/loader/index.ts';
 import { aBacktestResult, aResultFailingAtItsLastFile } from '../../kit/backtest-result-builders.ts';
+import { modeOf, modesUnder, POSIX_MODES } from '../../kit/file-modes.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const aTempDir = tempDirsRemovedAfterAll('keel-run-outputs-');
@@ -42,4 +44,22 @@ backtest:
       html: join(process.cwd(), 'out/backtest-breakout-report.html'),
     });
   });
+
+  // A live run's result, fills and report hold the account's private data: they were 0644.
+  it.skipIf(!POSIX_MODES)(
+    'are written 0600, over files of a wider mode too, in the folders they create 0700',
+    async () => {
+      const dir = join(aTempDir(), 'out');
+      const paths = { json: join(dir, 'live', 'result.json'), html: join(dir, 'html', 'report.html') };
+      await writeRunOutputs(aBacktestResult(), paths, 'USDT');
+      writeFileSync(paths.json, '{}', { mode: 0o644 });
+      await writeRunOutputs(aBacktestResult(), paths, 'USDT');
+      const modes = modesUnder(dir);
+      expect(Object.keys(modes).filter((name) => name.endsWith('.csv'))).toHaveLength(10);
+      expect(modes).toEqual(
+        Object.fromEntries(Object.keys(modes).map((name) => [name, name.includes('.') ? '600' : '700'])),
+      );
+      expect(modeOf(dir)).toBe('700');
+    },
+  );
 });

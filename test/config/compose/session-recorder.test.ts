@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readRecords } from '../../../backtest/recording/index.ts';
 import { SessionRecorder } from '../../../config/compose/session-recorder.ts';
+import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { fsSyncWatchedPerTest } from '../../kit/fs-sync-watch.ts';
 
 const HEADER = { venue: 'test', symbols: ['BTC'], startTime: 0, synthetic: true };
@@ -116,5 +117,13 @@ describe('session recorder', () => {
     expect(recorder.warnings()).toEqual([
       expect.stringContaining('is incomplete: writing it failed at 2026-01-02'),
     ]);
+  });
+
+  // A session's recording (and keel record's) went out 0644, in folders 0755.
+  it.skipIf(!POSIX_MODES)('writes its recording 0600, in the folders it creates 0700', async () => {
+    const path = join(dir, 'out', 'sessions', 's.jsonl.gz');
+    const recorder = await SessionRecorder.open(path, HEADER, () => 1);
+    recorder.close();
+    expect([join(dir, 'out'), join(dir, 'out', 'sessions'), path].map(modeOf)).toEqual(['700', '700', '600']);
   });
 });

@@ -69,4 +69,30 @@ describe('the /metrics endpoint', () => {
     expect(await probe('/readyz')).toBe('503 not ready: the market stream is down (closed with code 1006)\n');
     expect(await probe('/healthz')).toBe('200 ok\n');
   });
+
+  it('fails /readyz while a reason added holds, and from the moment the process stops, naming that first; /healthz stays ok', async () => {
+    const url = await served();
+    const status = new Subject<VenueStatus>();
+    metrics?.watchVenue(status, { market: createInboundCounters() });
+    const probe = async (path: string) => {
+      const response = await fetch(new URL(path, url));
+      return `${response.status} ${await response.text()}`;
+    };
+    let halted: string | undefined;
+    metrics?.notReadyWhile(() => halted);
+    status.next({ stream: 'market', state: 'up', ts: 0 });
+    expect(await probe('/readyz')).toBe('200 ready\n');
+    halted = 'trading is halted';
+    expect(await probe('/readyz')).toBe('503 not ready: trading is halted\n');
+    halted = undefined;
+    expect(await probe('/readyz')).toBe('200 ready\n');
+    metrics?.stopping('the recording is stopping (SIGTERM)');
+    metrics?.stopping('a later reason is not taken');
+    halted = 'trading is halted';
+    status.next({ stream: 'market', state: 'down', ts: 1 });
+    expect(await probe('/readyz')).toBe(
+      '503 not ready: the recording is stopping (SIGTERM); trading is halted; the market stream is down\n',
+    );
+    expect(await probe('/healthz')).toBe('200 ok\n');
+  });
 });

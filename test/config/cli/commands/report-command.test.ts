@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { writeResultFiles } from '../../../../backtest/report/index.ts';
 import { EXIT } from '../../../../config/cli/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { modeOf, POSIX_MODES } from '../../../kit/file-modes.ts';
 import { keelChild } from '../../../kit/keel-child-process.ts';
 import { keelInProcess } from '../../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
@@ -66,6 +67,23 @@ describe('keel report: where it writes', () => {
     expect(run.code).toBe(EXIT.OK);
     expect(existsSync(out)).toBe(true);
   }, 60_000);
+
+  it.skipIf(!POSIX_MODES)(
+    'writes the report 0600, in the folders it creates 0700, as the result files are',
+    async () => {
+      const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'private', 'result'));
+      const out = join(dir, 'private-out', 'page.html');
+      const run = await keelInProcess(['report', json, out]);
+      expect(run.code, run.stderr).toBe(EXIT.OK);
+      expect([join(dir, 'private'), json, join(dir, 'private-out'), out].map(modeOf)).toEqual([
+        '700',
+        '600',
+        '700',
+        '600',
+      ]);
+    },
+    60_000,
+  );
 
   it('refuses the HTML file given twice, saying how to give it, and writes nothing', async () => {
     const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'twice'));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chooseVenueStart, VENUE_START_FILE } from '../../../../config/cli/commands/venue-data-dir.ts';
 import type { VenueSetup } from '../../../../config/cli/commands/venue-setup.ts';
+import { modeOf, POSIX_MODES } from '../../../kit/file-modes.ts';
 import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
 
 const aDataDir = tempDirsRemovedAfterEach('venue-data-dir-');
@@ -119,5 +120,11 @@ describe('keel venue data dir start', () => {
       ok: false,
       problem: `${dir} holds a venue started before data dirs kept their setup, so with what every venue then had (as --balance USDT=100000 --balance USD=100000 would set): start it with that (or without the flag), or use another --data-dir`,
     });
+  });
+
+  it.skipIf(!POSIX_MODES)('creates a missing data dir 0700, its missing parents too', () => {
+    const dir = join(aDataDir(), 'venues', 'rehearsal');
+    expect(chooseVenueStart(synthetic, dir, 1000).ok).toBe(true);
+    expect([modeOf(join(dir, '..')), modeOf(dir)]).toEqual(['700', '700']);
   });
 });

@@ -1,0 +1,87 @@
+import { chmodSync, fchmodSync, mkdirSync } from 'node:fs';
+import { type FileHandle, mkdir } from 'node:fs/promises';
+
+/**
+ * The mode of the files Keel writes (results, reports, recordings, run locks, a paper venue's
+ * data dir, the kill switch's state): read and written by their owner only, since a live or paper
+ * run's hold the account's orders, fills and balances.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** The mode of the directories Keel creates for them: entered by their owner only. */
+export const PRIVATE_DIR_MODE = 0o700;
+
+/**
+ * Whether this system applies file modes. Windows keeps only a read-only flag (its ACLs decide
+ * who reads a file): there Keel leaves modes alone.
+ */
+const MODES_APPLY = process.platform !== 'win32';
+
+/**
+ * Errors of a file system that keeps no modes (a FAT or SMB mount): the file is written all the
+ * same, as it would be there by any program.
+ */
+const NO_MODES = new Set(['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP']);
+
+/**
+ * Sets an open file to {@link PRIVATE_FILE_MODE}, whatever mode it had: a file that already
+ * existed (an earlier run's, a crashed write's temporary) keeps its mode when opened, and a mode
+ * given at creation is narrowed by the umask only.
+ * @param fd - the open file's descriptor
+ * @throws the file system's error, unless it keeps no modes
+ */
+export function makePrivateSync(fd: number): void {
+  if (!MODES_APPLY) return;
+  try {
+    fchmodSync(fd, PRIVATE_FILE_MODE);
+  } catch (error) {
+    if (!NO_MODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
+}
+
+/**
+ * {@link makePrivateSync} of a file handle.
+ * @param handle - the open file
+ * @throws the file system's error, unless it keeps no modes
+ */
+export async function makePrivate(handle: FileHandle): Promise<void> {
+  if (!MODES_APPLY) return;
+  try {
+    await handle.chmod(PRIVATE_FILE_MODE);
+  } catch (error) {
+    if (!NO_MODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
+}
+
+/**
+ * {@link makePrivateSync} of a file by its path (one appended to without keeping it open).
+ * @param path - the file
+ * @throws the file system's error, unless it keeps no modes
+ */
+export function makePathPrivateSync(path: string): void {
+  if (!MODES_APPLY) return;
+  try {
+    chmodSync(path, PRIVATE_FILE_MODE);
+  } catch (error) {
+    if (!NO_MODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
+}
+
+/**
+ * Makes a directory and its missing parents, each one created {@link PRIVATE_DIR_MODE} (narrowed
+ * by the umask); directories that exist are left as they are (the user's own, or a shared `out/`).
+ * @param dir - the directory
+ * @throws the file system's error (a file in its place)
+ */
+export function makePrivateDirSync(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+/**
+ * {@link makePrivateDirSync}, asynchronous.
+ * @param dir - the directory
+ * @throws the file system's error (a file in its place)
+ */
+export async function makePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}

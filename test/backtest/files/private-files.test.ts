@@ -1,0 +1,46 @@
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  makePathPrivateSync,
+  makePrivate,
+  makePrivateDir,
+  makePrivateDirSync,
+  makePrivateSync,
+} from '../../../backtest/files/index.ts';
+import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
+
+const aDir = tempDirsRemovedAfterEach('keel-private-files-');
+
+describe.skipIf(!POSIX_MODES)('private files', () => {
+  it('sets a file that existed with a wider mode to 0600, by descriptor, handle or path', async () => {
+    const dir = aDir();
+    const [a, b, c] = [join(dir, 'a'), join(dir, 'b'), join(dir, 'c')] as const;
+    for (const path of [a, b, c]) writeFileSync(path, 'x', { mode: 0o644 });
+    const fd = openSync(a, 'a');
+    makePrivateSync(fd);
+    closeSync(fd);
+    const handle = await open(b, 'a');
+    await makePrivate(handle);
+    await handle.close();
+    makePathPrivateSync(c);
+    expect([a, b, c].map(modeOf)).toEqual(['600', '600', '600']);
+  });
+
+  it('creates directories 0700, its missing parents too, and leaves one that exists as it is', async () => {
+    const dir = aDir();
+    makePrivateDirSync(join(dir, 'a', 'b'));
+    await makePrivateDir(join(dir, 'c', 'd'));
+    expect([join(dir, 'a'), join(dir, 'a', 'b'), join(dir, 'c'), join(dir, 'c', 'd')].map(modeOf)).toEqual([
+      '700',
+      '700',
+      '700',
+      '700',
+    ]);
+    const before = modeOf(dir);
+    makePrivateDirSync(join(dir, 'e'));
+    expect(modeOf(dir)).toBe(before);
+  });
+});
