@@ -44,8 +44,8 @@ const LEGS: readonly PositionSide[] = ['NONE', 'LONG', 'SHORT'];
 /**
  * The position legs strategies' closes are closing. The spec's close requests
  * (`DELETE /api/v1/trading/position(s)`) carry no reference, so a venue names its close orders as
- * it likes (Keel's paper venue `paper-close-N`) and the kernel cannot tell them from a
- * hand-placed order by name. A close reaches the legs the kernel holds open when it is sent, and
+ * it likes (Keel's simulated venue, in backtests and paper, `SIM-C-<n>`) and the kernel cannot
+ * tell them from a hand-placed order by name. A close reaches the legs the kernel holds open when it is sent, and
  * the flat ones an open or unanswered order could open ({@link LegMayGrow}: the venue may fill it
  * before the close arrives, and close what it opened). Until the close is over, the first order on
  * a leg it reaches whose reference no strategy owns and that closes a position as the venue
@@ -127,8 +127,8 @@ export class InFlightCloses {
   }
 
   /**
-   * A close order named after its command was seen (a venue that echoes the reference, as Keel's
-   * simulated one does): that leg's close is over, and so is it on the legs the kernel holds flat (the venue found them so).
+   * A close order named after its command was seen (a venue that echoes the reference): that leg's
+   * close is over, and so is it on the legs the kernel holds flat (the venue found them so).
    * @param ref - the close's reference
    * @param order - its order
    */
