@@ -70,32 +70,46 @@ function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSi
 
 /**
  * Cancels the reduce-only orders and algo orders on the syms (the spec: "cancelled automatically
- * first"), then sends one reduce-only market order per open position. Reference of each close
- * order: the command's ref, suffixed `-1`, `-2`... when it closes more than one position; a venue
- * id (`SIM-C-<n>`) instead when that reference is over 40 characters or an order holds it already.
+ * first"), then sends one reduce-only market order per open position. The close request carries no
+ * reference (the spec's DELETE /api/v1/trading/position(s)), so the venue names each close order
+ * itself, `SIM-C-<n>` (n: the number of its orderId `SIM-O-<n>`), as a venue does: a strategy's
+ * close reaches the kernel as it does in paper and live, where the kernel tells the order as the
+ * close's by its leg (`InFlightCloses`). Keel's end-of-run close, which is no venue request, names
+ * its orders after its command's ref (`-1`, `-2`... when it closes more than one position; a venue
+ * id `SIM-C-<n>` when that reference is over 40 characters or an order holds it already), which
+ * the report tells as Keel's own by.
  */
 function closeAll(
   state: SimState,
   ref: string,
   reduceOnly: ReduceOnlyOpen,
   positions: readonly SimPosition[],
-  ignoresTradingHours: boolean,
+  endOfRun: boolean,
 ): void {
   for (const order of reduceOnly.orders)
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'CLOSE_POSITION');
   for (const algo of reduceOnly.algos) cancelAlgo(state, algo);
   positions.forEach((position, index) => {
-    const preferred = positions.length === 1 ? ref : `${ref}-${index + 1}`;
+    const clientOrderId = endOfRun
+      ? freeOrderRef(state, positions.length === 1 ? ref : `${ref}-${index + 1}`, () => nextId(state, 'C'))
+      : venueCloseRef(state);
     const order = createOrder(state, {
-      ...marketCloseOf(
-        position,
-        freeOrderRef(state, preferred, () => nextId(state, 'C')),
-      ),
-      ignoresTradingHours,
+      ...marketCloseOf(position, clientOrderId),
+      ignoresTradingHours: endOfRun,
     });
     publishOrder(state, order, 'PLACE');
     workOrder(state, order);
   });
+}
+
+/**
+ * The name the venue gives a close order it is about to create: `SIM-C-<n>`, n the number its
+ * orderId (`SIM-O-<n>`) takes, so no id is spent on it; suffixed `-2`, `-3`... in the unlikely case
+ * a user's order holds that reference.
+ */
+function venueCloseRef(state: SimState): string {
+  const name = `SIM-C-${state.nextId}`;
+  return freeOrderRef(state, name, () => name);
 }
 
 /**
@@ -168,13 +182,10 @@ function refusedForBalance(
  * holding's close (see refusedForBalance).
  * @param state - the venue
  * @param intent - the command
- * @param ignoresTradingHours - the command is Keel's end-of-run close: its orders trade whatever the hours
+ * @param endOfRun - the command is Keel's end-of-run close: its orders trade whatever the hours and
+ *   are named after it (see closeAll)
  */
-export function closePosition(
-  state: SimState,
-  intent: ClosePositionIntent,
-  ignoresTradingHours = false,
-): void {
+export function closePosition(state: SimState, intent: ClosePositionIntent, endOfRun = false): void {
   if (!state.opts.instruments.has(intent.sym)) {
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
     return;
@@ -187,7 +198,7 @@ export function closePosition(
     return;
   }
   if (refusedForBalance(state, intent, reduceOnly, positions)) return;
-  closeAll(state, intent.ref, reduceOnly, positions, ignoresTradingHours);
+  closeAll(state, intent.ref, reduceOnly, positions, endOfRun);
 }
 
 /**
@@ -196,13 +207,10 @@ export function closePosition(
  * 401023 when the balances cannot pay for its spot closes together (see refusedForBalance).
  * @param state - the venue
  * @param intent - the command
- * @param ignoresTradingHours - the command is Keel's end-of-run close: its orders trade whatever the hours
+ * @param endOfRun - the command is Keel's end-of-run close: its orders trade whatever the hours and
+ *   are named after it (see closeAll)
  */
-export function closePositions(
-  state: SimState,
-  intent: ClosePositionsIntent,
-  ignoresTradingHours = false,
-): void {
+export function closePositions(state: SimState, intent: ClosePositionsIntent, endOfRun = false): void {
   const syms = new Set(intent.symList);
   if (syms.size > MAX_CLOSE_SYMS) {
     rejectCommand(
@@ -227,5 +235,5 @@ export function closePositions(
     return;
   }
   if (refusedForBalance(state, intent, reduceOnly, positions)) return;
-  closeAll(state, intent.ref, reduceOnly, positions, ignoresTradingHours);
+  closeAll(state, intent.ref, reduceOnly, positions, endOfRun);
 }

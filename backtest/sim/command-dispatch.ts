@@ -15,10 +15,10 @@ import type { SimState } from './sim-state.ts';
  * refused as a REJECTED order, as order entry refuses its other parameters.
  * @param state - the venue
  * @param intent - the command's intent
- * @param ignoresTradingHours - the command is Keel's end-of-run close: the orders it places trade
- *   whatever the hours
+ * @param endOfRun - the command is Keel's end-of-run close: the orders it places trade whatever
+ *   the hours and are named after it
  */
-export function dispatch(state: SimState, intent: Intent, ignoresTradingHours = false): void {
+export function dispatch(state: SimState, intent: Intent, endOfRun = false): void {
   const bad = intent.kind === 'placeOrder' ? undefined : badFieldValue(intent);
   if (bad !== undefined) {
     rejectCommand(state, intent.ref, intent.kind, 'BAD_PARAMETERS', bad);
@@ -38,10 +38,10 @@ export function dispatch(state: SimState, intent: Intent, ignoresTradingHours = 
       cancelOrders(state, intent);
       return;
     case 'closePosition':
-      closePosition(state, intent, ignoresTradingHours);
+      closePosition(state, intent, endOfRun);
       return;
     case 'closePositions':
-      closePositions(state, intent, ignoresTradingHours);
+      closePositions(state, intent, endOfRun);
       return;
     case 'placeAlgoOrder':
       placeAlgoOrder(state, intent);

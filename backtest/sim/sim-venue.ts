@@ -169,6 +169,8 @@ export interface SimVenue extends ExecutionPort {
    * same latency), except that the position closes it places trade whatever the instrument's
    * trading hours: the close books what is open at the last known price when the data ends, and a
    * US equity session opening after the run would never come. A strategy's orders never do so.
+   * Its close orders are named after its command's reference (a strategy's close's orders get
+   * venue ids, `SIM-C-<n>`), which the report tells as Keel's own by.
    * @param command - an approved cancel or close command of the end-of-run close
    */
   submitEndOfRunClose(command: ApprovedIntent): void;
@@ -178,7 +180,7 @@ interface PendingCommand {
   readonly arrival: number;
   readonly intent: Intent;
   /** Sent by Keel's end-of-run close (see {@link SimVenue.submitEndOfRunClose}). */
-  readonly ignoresTradingHours: boolean;
+  readonly endOfRun: boolean;
 }
 
 /**
@@ -234,7 +236,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       // A funding timer due after `timersUntil` would not have fired before this command.
       noteAssumedFunding(state, unfunded, Math.min(state.now, timersUntil));
       const fills = state.fills;
-      dispatch(state, next.intent, next.ignoresTradingHours);
+      dispatch(state, next.intent, next.endOfRun);
       if (state.fills !== fills) watchMargin(state);
     }
     if (head > 1024 && head * 2 > queue.length) {
@@ -304,11 +306,11 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     if (state.positions.size > 0 || state.loans.size > 0) watchMargin(state);
   };
 
-  const enqueue = (command: ApprovedIntent, ignoresTradingHours: boolean): void => {
+  const enqueue = (command: ApprovedIntent, endOfRun: boolean): void => {
     // One connection delivers commands in order: arrival times never go backwards (Keel's choice).
     const arrival = Math.max(state.now + latency.orderEntry(), lastArrival);
     lastArrival = arrival;
-    queue.push({ arrival, intent: command.intent, ignoresTradingHours });
+    queue.push({ arrival, intent: command.intent, endOfRun });
   };
 
   return {

@@ -38,6 +38,7 @@ import {
   countOpenAlgoOrdersOf,
   countOpenOrdersOf,
   forEachOpenOrderOf,
+  legMayGrow,
   openAlgoOrdersOf,
   openOrdersOf,
   openOrdersOnSym,
@@ -86,7 +87,10 @@ export class KernelState implements RiskView {
    */
   readonly requests = new InFlightRequests(this.orders);
   /** The position closes in flight: the risk gate counts each as claiming the leg it closes. */
-  readonly closes = new InFlightCloses((sym, side) => this.positionQty(sym, side));
+  readonly closes = new InFlightCloses(
+    (sym, side) => this.positionQty(sym, side),
+    (sym, side) => legMayGrow(this.orders, sym, side),
+  );
   /** The algo orders sent and not answered yet: the risk gate counts them as open algo orders. */
   readonly algosInFlight = new InFlightAlgoOrders();
 

@@ -1,4 +1,5 @@
-import type { AlgoOrder, Order } from '../model/index.ts';
+import type { AlgoOrder, Order, PositionSide } from '../model/index.ts';
+import { onlyReducesPosition } from '../model/index.ts';
 import type { OpenOrderFilter } from '../risk/index.ts';
 import type { OrderRegistry } from './order-registry.ts';
 
@@ -106,4 +107,25 @@ export function openAlgoOrdersOf(orders: OrderRegistry, strategyId?: string): Al
     if (strategyId === undefined || orders.ownerOf(algo.clientAlgoOrderId) === strategyId) result.push(algo);
   }
   return result;
+}
+
+/**
+ * Whether an order or algo order the kernel holds open on a leg (placed and not answered yet
+ * included) could open or grow it: one that does not only reduce a position
+ * ({@link onlyReducesPosition}). A fill of such an order may reach the venue's leg before a close
+ * sent now does (see `InFlightCloses`).
+ * @param orders - the order registry
+ * @param sym - the symbol
+ * @param positionSide - the leg
+ * @returns true when one could
+ */
+export function legMayGrow(orders: OrderRegistry, sym: string, positionSide: PositionSide): boolean {
+  const grows = (order: Order | AlgoOrder) =>
+    order.sym === sym && order.positionSide === positionSide && !onlyReducesPosition(order);
+  for (const ref of orders.openBySym.get(sym) ?? []) {
+    const order = orders.open.get(ref);
+    if (order !== undefined && grows(order)) return true;
+  }
+  for (const algo of orders.openAlgo.values()) if (grows(algo)) return true;
+  return false;
 }

@@ -1,5 +1,6 @@
 import type {
   CommandRejectedEvent,
+  Execution,
   ExecutionEvent,
   Order,
   OrderUpdateEvent,
@@ -13,6 +14,7 @@ import {
 } from '../model/index.ts';
 import { AWAITING_ALGO_CHILDREN_KEPT } from './algo-children-awaiting.ts';
 import type { EquityObservations } from './equity-observations.ts';
+import { orderLegOf } from './fill-leg.ts';
 import { FillsAwaitingOrder } from './fills-awaiting-order.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
@@ -124,6 +126,7 @@ export class UserDataRouting {
     const event = this.withCloseRef(userEvent);
     if (!foldUserEvent(this.state, event)) return undefined;
     if (event.kind === 'order') this.requests.venueUpdated(event.order);
+    if (event.kind === 'execution' && !this.closes.idle) this.noteKnownFill(event.execution);
     // Money changed hands: the kill switch sees equity now rather than at the next intent.
     if (event.kind === 'execution' || event.kind === 'account') this.equity.moneyMoved();
     return event;
@@ -213,10 +216,11 @@ export class UserDataRouting {
 
   /**
    * A position close's refusal ends its flight (an unknown outcome does not: it may have closed),
-   * and so does a report of its leg at another size (after an unknown outcome, at any size); an order it made is recorded as its sender's
-   * with its close's reference before the order is folded (see {@link InFlightCloses}): the venue
-   * names it as it likes, so it inherits no owner otherwise. An order two strategies' closes may
-   * have made is left to neither.
+   * and so does a report of its leg where the close may have taken it (after an unknown outcome,
+   * at any size; a fill of a known order moves the size the close will find, see
+   * {@link noteKnownFill}); an order it made is recorded as its sender's with its close's reference
+   * before the order is folded (see {@link InFlightCloses}): the venue names it as it likes, so it
+   * inherits no owner otherwise. An order two strategies' closes may have made is left to neither.
    */
   private noteClose(event: UserEvent): void {
     if (this.closes.idle) return;
@@ -235,6 +239,19 @@ export class UserDataRouting {
       default:
         return;
     }
+  }
+
+  /**
+   * A fill booked once, of an order the kernel knew (its update, or Keel's placeholder for it,
+   * came first): the closes in flight on its leg will find the leg moved by it. A fill of an order
+   * not seen yet may be a close's own, and is not counted.
+   */
+  private noteKnownFill(execution: Execution): void {
+    const leg = orderLegOf(this.state.orders, execution);
+    if (leg === undefined) return;
+    const positionSide = execution.positionSide === 'NONE' ? leg : execution.positionSide;
+    const qty = execution.side === 'BUY' ? execution.quantity : execution.quantity.neg();
+    this.closes.filled(execution.sym, positionSide, qty);
   }
 
   private closeOrder(order: Order): void {

@@ -154,10 +154,9 @@ export interface Order {
   /**
    * Set by Keel, never by a venue: the reference of the strategy's position close
    * (`ctx.order.closePosition` / `closePositions`, the intent's `ref`) that made this order. The
-   * close request carries no reference, so a venue names the close's order itself (Keel's paper
-   * venue `paper-close-<n>`, a live venue as it likes; Keel's simulated venue after the close's
-   * ref, `-1`, `-2`... when it closes several positions): `clientOrderId` does not tell a close's
-   * order in every mode, this field does. Absent on other orders, and on a close order two
+   * close request carries no reference, so a venue names the close's order itself (Keel's
+   * simulated venue, in backtests and paper, `SIM-C-<n>`, a live venue as it likes):
+   * `clientOrderId` does not tell a close's order, this field does. Absent on other orders, and on a close order two
    * strategies' closes of one leg may have made (it is neither's).
    */
   readonly closeRef?: string;

@@ -7,6 +7,7 @@ import {
   aMarket,
   aQuote,
   aSim,
+  asApproved,
   aTrade,
   BTC,
   fillLines,
@@ -29,8 +30,8 @@ describe('sim venue: close position(s)', () => {
       .map((e) => [e.order.clientOrderId, e.order.orderState, e.order.cancelType ?? '']);
     expect(orders.slice(-3)).toEqual([
       ['tp', 'CANCELLED', 'CLOSE_POSITION'],
-      ['close', 'NEW', ''],
-      ['close', 'FILLED', ''],
+      ['SIM-C-5', 'NEW', ''],
+      ['SIM-C-5', 'FILLED', ''],
     ]);
     const close = t.of('execution').at(-1)?.execution;
     // bought 2 at 100, sold 2 at the bid 99.9: -0.2
@@ -43,6 +44,42 @@ describe('sim venue: close position(s)', () => {
     expect(t.of('position').at(-1)?.position.positionQty.toFixed()).toBe('0');
     // the resting non-reduce-only order is left on the book
     expect(t.of('order').findLast((e) => e.order.clientOrderId === 'keep')?.order.orderState).toBe('OPEN');
+  });
+
+  it('names a close order itself (SIM-C-<n>, n of its orderId SIM-O-<n>): the close request carries no reference', () => {
+    const t = aSim({ positionMode: 'BOTH' });
+    t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
+    t.send(
+      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
+      // A user's order holding the name the first close order would get: that one takes `-2`.
+      aLimit('SIM-C-6', 'BUY', '1', '90', { positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '3', { positionSide: 'SHORT' }),
+    );
+    t.send({ kind: 'closePositions', ref: 'c', symList: [BTC] });
+    t.sim.advanceTo(1);
+    const closes = t
+      .of('order')
+      .filter((e) => e.order.reduceOnly && e.order.orderState === 'NEW')
+      .map((e) => `${e.order.clientOrderId} ${e.order.orderId}`);
+    expect(closes).toEqual(['SIM-C-6-2 SIM-O-6', 'SIM-C-8 SIM-O-8']);
+  });
+
+  it('names the end-of-run close’s orders after its command (`-1`, `-2` for several), which the report tells as Keel’s by', () => {
+    const t = aSim({ positionMode: 'BOTH' });
+    t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
+    t.send(
+      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '3', { positionSide: 'SHORT' }),
+    );
+    t.sim.submitEndOfRunClose(
+      asApproved({ kind: 'closePosition', ref: 'bt-end0-close', sym: BTC, positionSide: 'NONE' }),
+    );
+    t.sim.advanceTo(1);
+    expect(
+      fillLines(t)
+        .slice(2)
+        .map((line) => line.split(' ')[0]),
+    ).toEqual(['bt-end0-close-1', 'bt-end0-close-2']);
   });
 
   it('refuses to close a flat position with 401097', () => {
@@ -97,8 +134,8 @@ describe('sim venue: close position(s)', () => {
         e.execution.quantity.toFixed(),
       ]);
     expect(closes).toEqual([
-      ['c-1', 'SELL', 'LONG', '1'],
-      ['c-2', 'BUY', 'SHORT', '3'],
+      ['SIM-C-5', 'SELL', 'LONG', '1'],
+      ['SIM-C-7', 'BUY', 'SHORT', '3'],
     ]);
   });
 
@@ -121,7 +158,7 @@ describe('sim venue: close position(s)', () => {
         (e) =>
           `${e.execution.clientOrderId} ${e.execution.side} ${e.execution.positionSide} ${e.execution.quantity.toFixed()}`,
       );
-    expect(closes).toEqual(['short BUY SHORT 3', 'all SELL LONG 3']);
+    expect(closes).toEqual(['SIM-C-7 BUY SHORT 3', 'SIM-C-9 SELL LONG 3']);
   });
 });
 
@@ -173,7 +210,7 @@ describe('sim venue: closing a spot holding pays with the coin, as a spot order 
     t.send({ kind: 'closePosition', ref: 'buy-back', sym: BINANCE_ETH, positionSide: 'NONE' });
     t.send({ kind: 'closePosition', ref: 'sell', sym: OKX_ETH, positionSide: 'NONE' });
     t.sim.advanceTo(3);
-    expect(fillLines(t).slice(2)).toEqual(['buy-back BUY 1@2003 TAKER', 'sell SELL 1@2000 TAKER']);
+    expect(fillLines(t).slice(2)).toEqual(['SIM-C-5 BUY 1@2003 TAKER', 'SIM-C-7 SELL 1@2000 TAKER']);
     // 9996.997 - 2003 - fee 2.003 + 2000 - fee 2
     expect(await balancesOf(t)).toEqual({ USDT: '9989.994', ETH: '0' });
     expect(await holdingsOf(t)).toEqual({});
@@ -203,7 +240,7 @@ describe('sim venue: closing a spot holding pays with the coin, as a spot order 
     expect(
       t.of('order').find((e) => e.order.clientOrderId === 'tp' && e.order.orderState === 'CANCELLED'),
     ).toBeDefined();
-    expect(fillLines(t)).toEqual(['b BUY 1@2001 TAKER', 'close SELL 1@2000 TAKER']);
+    expect(fillLines(t)).toEqual(['b BUY 1@2001 TAKER', 'SIM-C-4 SELL 1@2000 TAKER']);
     // 10000 - 2001 - 2.001 + 2000 - 2
     expect(await balancesOf(t)).toEqual({ USDT: '9994.999', ETH: '0' });
   });
@@ -225,7 +262,7 @@ describe('sim venue: closing a spot holding pays with the coin, as a spot order 
     t.send({ kind: 'closePosition', ref: 'short', sym: OKX_ETH, positionSide: 'SHORT' });
     t.send({ kind: 'closePosition', ref: 'long', sym: OKX_ETH, positionSide: 'LONG' });
     t.sim.advanceTo(2);
-    expect(fillLines(t).slice(2)).toEqual(['short BUY 1@2001 TAKER', 'long SELL 1@2000 TAKER']);
+    expect(fillLines(t).slice(2)).toEqual(['SIM-C-5 BUY 1@2001 TAKER', 'SIM-C-7 SELL 1@2000 TAKER']);
     expect((await balancesOf(t)).ETH).toBe('0');
   });
 

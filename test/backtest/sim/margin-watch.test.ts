@@ -93,7 +93,7 @@ describe('sim venue: margin after a fill between market events', () => {
     expect(liquidationTimes(t)).toEqual(new Set([2]));
     // the SHORT 0.5 bought back at the mark 1000, liquidation fee 2.5
     expect(fillLines(t).slice(2)).toEqual([
-      'c SELL 1@703 TAKER',
+      'SIM-C-5 SELL 1@703 TAKER',
       expect.stringMatching(/ BUY 0\.5@1000 TAKER$/),
     ]);
     expect(t.sim.statement().map((f) => `${f.type} ${f.amount.toFixed()} ${f.ts}`)).toEqual([

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoanOptions } from '../../../backtest/sim/index.ts';
 import { D, type Intent } from '../../../core/model/index.ts';
 import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
-import { aMarket, aQuote, aSim, aTrade, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
+import { aMarket, aQuote, aSim, asApproved, aTrade, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 const ETH = 'OKX_SPOT_ETH_USDT';
 /** ETH/USDT spot: leverage 1, maker 8 bps, taker 10 bps, tick 0.01. */
@@ -170,7 +170,7 @@ describe('sim venue: a spot holding follows the coin a loan charges its interest
     expect(await balances(t)).toEqual({ USDT: '898.53964', ETH: '0.001' });
     expect(await holdings(t)).toEqual([`${ETH} 0.001`]);
     // the end-of-run close sells the 0.001 held at 120 = 0.12, fee 0.00012
-    t.send(endOfRunClose);
+    t.sim.submitEndOfRunClose(asApproved(endOfRunClose));
     t.sim.advanceTo(3 * HOUR + 3);
     const close = t.of('execution').at(-1)?.execution;
     expect([close?.clientOrderId, close?.side, close?.quantity.toFixed(), close?.price.toFixed()]).toEqual([
@@ -216,7 +216,7 @@ describe('sim venue: a spot holding follows the coin a loan charges its interest
     const [holding] = (await t.sim.snapshot()).positions;
     expect([holding?.positionQty.toFixed(), holding?.avgPrice.toFixed()]).toEqual(['-0.0001', '100']);
     // the close buys the 0.0001 back at 110 (0.011, fee 0.000011): ETH 1 again, as much as the loan
-    t.send(endOfRunClose);
+    t.sim.submitEndOfRunClose(asApproved(endOfRunClose));
     t.sim.advanceTo(HOUR + 2);
     expect(await balances(t)).toEqual({ USDT: '999.988989', ETH: '1' });
     expect(await holdings(t)).toEqual([]);

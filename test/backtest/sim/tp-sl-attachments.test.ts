@@ -23,7 +23,11 @@ describe('sim venue: tp / sl attachments live as long as their position', () => 
     t.sim.advanceTo(4);
     t.sim.onMarket(aTrade(5, 89, 5, 'SELL'));
     t.sim.onMarket(aQuote(6, 88.9, 50, 89, 50));
-    expect(fillLines(t)).toEqual(['p1 BUY 1@100.1 TAKER', 'close SELL 1@100 TAKER', 'p2 BUY 1@100.1 TAKER']);
+    expect(fillLines(t)).toEqual([
+      'p1 BUY 1@100.1 TAKER',
+      'SIM-C-5 SELL 1@100 TAKER',
+      'p2 BUY 1@100.1 TAKER',
+    ]);
   });
 
   it('close positions cancels the reduce-only algo orders on its syms too', () => {
