@@ -3,7 +3,10 @@
  * `core/model/index.ts`.
  * @packageDocumentation
  */
+
 export { ATR, BollingerBands, EMA, RSI, SMA } from 'trading-signals';
+export { AWAITING_ALGO_CHILD_MS } from './algo-children-awaiting.ts';
+export type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 export type { LateBarInputs } from './bar-aggregator.ts';
 export { BookedFills } from './booked-fills.ts';
 export type { Clock } from './clock.ts';

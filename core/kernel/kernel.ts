@@ -8,6 +8,7 @@ import type {
   KeelEvent,
   StrategyIntent,
 } from '../model/index.ts';
+import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 import type { LateBarInputs } from './bar-aggregator.ts';
 import type { InFlightAlgoOrder, InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
@@ -73,6 +74,11 @@ export class Kernel {
    * and every retry (see {@link SweepRetries}), so they keep working with no strategy managing them.
    */
   readonly sweepFailures: Observable<SweepFailure>;
+  /**
+   * Orders given up waiting for the algo order they name, which the venue did not report in time
+   * (see `AWAITING_ALGO_CHILD_MS`): no strategy was told of them, nor of their fills.
+   */
+  readonly algoChildrenGivenUp: Observable<AlgoChildGivenUp>;
   /** See {@link KernelOptions.barsWholeFrom}. */
   private readonly barsWholeFrom: number | undefined;
   /** The kernel's time when it was built: bars watched up to it are watched as the run starts. */
@@ -99,6 +105,7 @@ export class Kernel {
   private readonly intent$ = new Subject<StrategyIntent>();
   private readonly reports = new StrategyFaultReports();
   private readonly sweepFailure$ = new Subject<SweepFailure>();
+  private readonly algoChildGivenUp$ = new Subject<AlgoChildGivenUp>();
   /** The sweeps' cancels the venue refused, sent again after a backoff. */
   private readonly sweepRetries: SweepRetries;
   /** The warm-up, if any (see {@link KernelWarmUp}). */
@@ -135,6 +142,7 @@ export class Kernel {
     this.intents = this.intent$.asObservable();
     this.faults = this.reports.faults;
     this.sweepFailures = this.sweepFailure$.asObservable();
+    this.algoChildrenGivenUp = this.algoChildGivenUp$.asObservable();
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     const runners = createRunners(options.strategies, options.runId ?? '', this);
@@ -153,6 +161,8 @@ export class Kernel {
       connectivity: this.connectivity,
       warmingUp: () => this.warmUp.denialReason(),
       refusedCommand: (event) => this.sweepRetries.refused(event),
+      algoChildGivenUp: (report) => this.algoChildGivenUp$.next(report),
+      wakeAt: (at) => this.timers.set(KERNEL_TIMER_OWNER, at, 0, 'algo children given up'),
     });
     this.emulator = paths.emulator;
     this.algosInFlight = paths.algosInFlight;
@@ -177,7 +187,10 @@ export class Kernel {
       equity: paths.equity,
       warmUp: this.warmUp,
       emulator: this.emulator,
-      kernelTimerDue: (at) => this.sweepRetries.wake(at),
+      kernelTimerDue: (at) => {
+        this.sweepRetries.wake(at);
+        paths.userRouting.wake();
+      },
     });
   }
 
