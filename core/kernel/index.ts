@@ -67,6 +67,7 @@ export type { SweepScope } from './strategy-order-sweep.ts';
 export { cancelStrategyOrders } from './strategy-order-sweep.ts';
 export { strictParams } from './strict-params.ts';
 export type { SweepFailure } from './sweep-retries.ts';
+export { SWEEP_WORD_WAIT_MS } from './sweep-retries.ts';
 export type { TrailingStep } from './trailing-level.ts';
 export { TrailingLevel } from './trailing-level.ts';
 export type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';

@@ -1,4 +1,4 @@
-import type { CommandRejectedEvent, KeelEvent } from '../model/index.ts';
+import type { CommandRejectedEvent, KeelEvent, UserEvent } from '../model/index.ts';
 import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 import { EquityObservations } from './equity-observations.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
@@ -29,6 +29,8 @@ export interface KernelPathHost {
   readonly warmingUp: () => string | undefined;
   /** Told of every command the venue refused, once its sender was told. */
   readonly refusedCommand: (event: CommandRejectedEvent) => void;
+  /** Told of every User Data event the strategies are running for, before it is folded. */
+  readonly venueSaid: (event: UserEvent) => void;
   /** Told of every order given up waiting for the algo order it names. */
   readonly algoChildGivenUp: (report: AlgoChildGivenUp) => void;
   /** Asks for one of the kernel's own timers at `at` (the run's time, epoch ms). */
@@ -89,6 +91,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
     pipeline,
     userRouting: new UserDataRouting(state, runners, equity, deny, requests, algosInFlight, closes, lookUp, {
       refusedCommand: host.refusedCommand,
+      venueSaid: host.venueSaid,
       algoChildGivenUp: host.algoChildGivenUp,
       wakeAt: host.wakeAt,
     }),

@@ -161,6 +161,7 @@ export class Kernel {
       connectivity: this.connectivity,
       warmingUp: () => this.warmUp.denialReason(),
       refusedCommand: (event) => this.sweepRetries.refused(event),
+      venueSaid: (event) => this.sweepRetries.venueSaid(event),
       algoChildGivenUp: (report) => this.algoChildGivenUp$.next(report),
       wakeAt: (at) => this.timers.set(KERNEL_TIMER_OWNER, at, 0, 'algo children given up'),
     });

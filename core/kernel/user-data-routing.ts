@@ -36,6 +36,11 @@ export interface UserDataRoutingHooks {
   readonly refusedCommand?: (event: CommandRejectedEvent) => void;
   /** Told of every order given up waiting for the algo order it names (logged and counted by a session). */
   readonly algoChildGivenUp?: (report: AlgoChildGivenUp) => void;
+  /**
+   * Told of every User Data event before it is folded, even one the fold will find stale (a
+   * lookup's answer that an order is as Keel held it), so a sweep learns the venue's word.
+   */
+  readonly venueSaid?: (event: UserEvent) => void;
   /** Asks to be woken ({@link UserDataRouting.wake}) at `at`, the run's time, epoch ms. */
   readonly wakeAt?: (at: number) => void;
 }
@@ -96,6 +101,7 @@ export class UserDataRouting {
    */
   route(userEvent: UserEvent): void {
     if (this.state.orders.awaitingAlgoSince() !== undefined) this.giveUpAwaiting();
+    this.hooks.venueSaid?.(userEvent);
     const event = this.foldCloseStamped(userEvent);
     this.wakeToGiveUp();
     if (event === undefined) return;
