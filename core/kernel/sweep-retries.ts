@@ -125,7 +125,8 @@ export class SweepRetries {
 
   /**
    * A command was refused (or its answer never came): when it was a sweep's cancel, a retry is
-   * due after the backoff, or, retries spent, the failure is reported.
+   * due after the backoff, or, retries spent, the failure is reported; refused as not open on the
+   * venue, its targets Keel holds open wait for the venue's word first ({@link SweepRetries.venueSaid}).
    * @param event - the refusal
    */
   refused(event: CommandRejectedEvent): void {
