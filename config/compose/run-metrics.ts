@@ -108,6 +108,11 @@ export class RunMetrics extends VenueMetrics {
     labelNames: ['code'],
     registers: [this.registry],
   });
+  readonly algoChildrenGivenUp = new Counter({
+    name: 'keel_algo_children_given_up_total',
+    help: 'Orders an algo order sent (a fired stop, a tp/sl leg) that waited 10 s in vain for that algo order to be reported: given up, with their fills, to no strategy.',
+    registers: [this.registry],
+  });
   /** A session is ready once its private stream is reconciled (`keel_venue_reconciled` 1) and its market stream up. */
   protected override readonly readyStates: ReadyStates = new Map([
     ['private', 'reconciled'],

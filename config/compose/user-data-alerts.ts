@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AlgoChildGivenUp } from '../../core/kernel/index.ts';
 import {
   type AccountStatus,
   type Dec,
@@ -49,7 +50,8 @@ export function rejectionCodeOf(order: Order): { readonly code: string; readonly
  * ended as rejected itself (warn, code `keel`: not sent, or never acknowledged) with
  * `keel_orders_rejected_total{code}`; every liquidation of the account at error (when triggered,
  * each liquidation order, and when finished, with the equity before and after and the fees) with
- * `keel_liquidations_total`; and each change of the account's status (`keel_account_status`),
+ * `keel_liquidations_total`; every order the kernel gave up waiting for the algo order it names
+ * (warn, `keel_algo_children_given_up_total`); and each change of the account's status (`keel_account_status`),
  * logged once per transition: into MARGIN_CALL at warn, into LIQUIDATION at error, back to NORMAL
  * at info. A liquidation event or order the venue sends again (a replay after a reconnect) is
  * logged once.
@@ -101,6 +103,25 @@ export class UserDataAlerts {
         : code === 'keel'
           ? 'order ended as rejected by Keel, not by the venue (not sent, or never acknowledged)'
           : 'venue rejected an order',
+    );
+  }
+
+  /**
+   * Logs (warn) and counts (`keel_algo_children_given_up_total`) an order the kernel gave up
+   * waiting for the algo order it names: no strategy was told of it, nor of its fills.
+   * @param report - the kernel's report (`Kernel.algoChildrenGivenUp`)
+   */
+  algoChildGivenUp(report: AlgoChildGivenUp): void {
+    this.metrics.algoChildrenGivenUp.inc();
+    this.logger.warn(
+      {
+        clientOrderId: report.clientOrderId,
+        orderId: report.orderId,
+        sym: report.sym,
+        algoOrderId: report.algoOrderId,
+        dropped: report.dropped,
+      },
+      report.reason,
     );
   }
 

@@ -8,6 +8,7 @@ import {
   type RawVenueMessage,
   RestMutationLedger,
 } from '../../core/venue/index.ts';
+import { heldCommandWaitOf } from './held-command-wait.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { LOCKSTEP_PRIVATE_WAIT_MS, lockstepPrivateGate } from './lockstep-private-gate.ts';
 import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
@@ -111,6 +112,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     ...(options.placeLimitOnVenueTime === true ? { orderRateLimit: null } : {}),
     ...marketDataHeartbeatOf(options.config),
     ...wsOpenTimeoutOf(options.config),
+    ...heldCommandWaitOf(options.config),
     ...restRateLimitOf(options.config),
   });
   // What a market-data drop and reconnect missed is written down, so a backtest of the

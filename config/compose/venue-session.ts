@@ -196,6 +196,7 @@ async function startAndRunVenueSession(
     logger.debug({ denial }, 'intent denied');
     journal.denied(denial);
   });
+  kernel.algoChildrenGivenUp.subscribe((report) => alerts.algoChildGivenUp(report));
   metrics.countIntents(kernel.intents);
   metrics.countDenials(kernel.denials);
   metrics.watchBook(

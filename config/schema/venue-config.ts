@@ -33,6 +33,13 @@ const wsUrl = z
  */
 const WS_OPEN_TIMEOUT_RULE = 'must be a whole number of ms from 1000 (1 s) to 120000 (2 min)';
 
+/**
+ * The bounds of `venue.heldCommandWaitMs`, as its error says them: below 1 s a cancel overtakes
+ * an ack that is only late (the venue refuses it as unknown and it is held again); far above, a
+ * kill switch's cancel of an order whose ack was lost is kept off the venue for minutes.
+ */
+const HELD_COMMAND_WAIT_RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
+
 const secret = z
   .string()
   .min(1)
@@ -110,6 +117,15 @@ export const venueConfigSchema = z
       .default(10_000)
       .describe(
         "How long each connection attempt of the private and market-data WebSockets may take to open (TCP and WebSocket upgrade), ms; an attempt not open by then is abandoned and the reconnect backoff goes on (Keel's choice).",
+      ),
+    heldCommandWaitMs: z
+      .number()
+      .int()
+      .min(1_000, { error: HELD_COMMAND_WAIT_RULE })
+      .max(60_000, { error: HELD_COMMAND_WAIT_RULE })
+      .default(10_000)
+      .describe(
+        "How long a modify or cancel of an order whose place the venue has not answered waits for that answer (or the lookups' verdict on a lost ack) before it is sent anyway and logged at warn, ms (Keel's choice: twice the private socket's reply timeout, so a late ack still comes first, while a kill switch's cancel is not kept off the venue for the lookups' 30 s).",
       ),
   })
   .transform((venue) => ({

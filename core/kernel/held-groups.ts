@@ -51,17 +51,26 @@ export class HeldGroups<T> {
     return held.map((entry) => entry.item);
   }
 
+  /** @returns the oldest held item, undefined when none is held */
+  oldest(): T | undefined {
+    const oldest = this.groupOf.entries().next();
+    if (oldest.done === true) return undefined;
+    return this.groups.get(oldest.value[1])?.[0]?.item;
+  }
+
   /**
    * Forgets the oldest held items, in arrival order, as long as they match.
    * @param match - whether an item is to be forgotten
+   * @returns the items forgotten, oldest first (one shared empty list when none)
    */
-  forgetOldestWhile(match: (item: T) => boolean): void {
+  forgetOldestWhile(match: (item: T) => boolean): readonly T[] {
+    let forgotten: T[] | undefined;
     for (;;) {
-      const oldest = this.groupOf.entries().next();
-      if (oldest.done === true) return;
-      const item = this.groups.get(oldest.value[1])?.[0]?.item;
-      if (item === undefined || !match(item)) return;
+      const item = this.oldest();
+      if (item === undefined || !match(item)) return forgotten ?? NOTHING;
       this.forgetOldest();
+      if (forgotten === undefined) forgotten = [item];
+      else forgotten.push(item);
     }
   }
 

@@ -3,7 +3,10 @@
  * `core/model/index.ts`.
  * @packageDocumentation
  */
+
 export { ATR, BollingerBands, EMA, RSI, SMA } from 'trading-signals';
+export { AWAITING_ALGO_CHILD_MS } from './algo-children-awaiting.ts';
+export type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 export type { LateBarInputs } from './bar-aggregator.ts';
 export { BookedFills } from './booked-fills.ts';
 export type { Clock } from './clock.ts';
@@ -64,6 +67,7 @@ export type { SweepScope } from './strategy-order-sweep.ts';
 export { cancelStrategyOrders } from './strategy-order-sweep.ts';
 export { strictParams } from './strict-params.ts';
 export type { SweepFailure } from './sweep-retries.ts';
+export { SWEEP_WORD_WAIT_MS } from './sweep-retries.ts';
 export type { TrailingStep } from './trailing-level.ts';
 export { TrailingLevel } from './trailing-level.ts';
 export type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';

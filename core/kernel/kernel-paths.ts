@@ -1,4 +1,5 @@
-import type { CommandRejectedEvent, KeelEvent } from '../model/index.ts';
+import type { CommandRejectedEvent, KeelEvent, UserEvent } from '../model/index.ts';
+import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 import { EquityObservations } from './equity-observations.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
@@ -28,6 +29,12 @@ export interface KernelPathHost {
   readonly warmingUp: () => string | undefined;
   /** Told of every command the venue refused, once its sender was told. */
   readonly refusedCommand: (event: CommandRejectedEvent) => void;
+  /** Told of every User Data event the strategies are running for, before it is folded. */
+  readonly venueSaid: (event: UserEvent) => void;
+  /** Told of every order given up waiting for the algo order it names. */
+  readonly algoChildGivenUp: (report: AlgoChildGivenUp) => void;
+  /** Asks for one of the kernel's own timers at `at` (the run's time, epoch ms). */
+  readonly wakeAt: (at: number) => void;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
@@ -82,17 +89,12 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   );
   return {
     pipeline,
-    userRouting: new UserDataRouting(
-      state,
-      runners,
-      equity,
-      deny,
-      requests,
-      algosInFlight,
-      closes,
-      lookUp,
-      host.refusedCommand,
-    ),
+    userRouting: new UserDataRouting(state, runners, equity, deny, requests, algosInFlight, closes, lookUp, {
+      refusedCommand: host.refusedCommand,
+      venueSaid: host.venueSaid,
+      algoChildGivenUp: host.algoChildGivenUp,
+      wakeAt: host.wakeAt,
+    }),
     emulator,
     algosInFlight,
     equity,

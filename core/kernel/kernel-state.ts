@@ -54,7 +54,7 @@ import { VenueEquityMarks } from './venue-equity-marks.ts';
  * events themselves (numbers, no copies), money as the venue's Decimals.
  */
 export class KernelState implements RiskView {
-  readonly orders = new OrderRegistry();
+  readonly orders = new OrderRegistry(undefined, () => this.clock.now());
   readonly quotes = new Map<string, QuoteEvent>();
   readonly trades = new Map<string, MarketTradeEvent>();
   readonly marks = new Map<string, MarkPriceEvent>();

@@ -9,6 +9,7 @@ import type {
   StrategyIntent,
   UserEvent,
 } from '../model/index.ts';
+import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 import type { LateBarInputs } from './bar-aggregator.ts';
 import type { InFlightAlgoOrder, InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
@@ -80,6 +81,11 @@ export class Kernel {
    * state instead of reading the state on a timer. Nothing before {@link Kernel.stop}.
    */
   readonly foldedAfterStop: Observable<UserEvent>;
+  /**
+   * Orders given up waiting for the algo order they name, which the venue did not report in time
+   * (see `AWAITING_ALGO_CHILD_MS`): no strategy was told of them, nor of their fills.
+   */
+  readonly algoChildrenGivenUp: Observable<AlgoChildGivenUp>;
   /** See {@link KernelOptions.barsWholeFrom}. */
   private readonly barsWholeFrom: number | undefined;
   /** The kernel's time when it was built: bars watched up to it are watched as the run starts. */
@@ -107,6 +113,7 @@ export class Kernel {
   private readonly reports = new StrategyFaultReports();
   private readonly sweepFailure$ = new Subject<SweepFailure>();
   private readonly foldedAfterStop$ = new Subject<UserEvent>();
+  private readonly algoChildGivenUp$ = new Subject<AlgoChildGivenUp>();
   /** The sweeps' cancels the venue refused, sent again after a backoff. */
   private readonly sweepRetries: SweepRetries;
   /** The warm-up, if any (see {@link KernelWarmUp}). */
@@ -144,6 +151,7 @@ export class Kernel {
     this.faults = this.reports.faults;
     this.sweepFailures = this.sweepFailure$.asObservable();
     this.foldedAfterStop = this.foldedAfterStop$.asObservable();
+    this.algoChildrenGivenUp = this.algoChildGivenUp$.asObservable();
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     const runners = createRunners(options.strategies, options.runId ?? '', this);
@@ -162,6 +170,9 @@ export class Kernel {
       connectivity: this.connectivity,
       warmingUp: () => this.warmUp.denialReason(),
       refusedCommand: (event) => this.sweepRetries.refused(event),
+      venueSaid: (event) => this.sweepRetries.venueSaid(event),
+      algoChildGivenUp: (report) => this.algoChildGivenUp$.next(report),
+      wakeAt: (at) => this.timers.set(KERNEL_TIMER_OWNER, at, 0, 'algo children given up'),
     });
     this.emulator = paths.emulator;
     this.algosInFlight = paths.algosInFlight;
@@ -186,7 +197,10 @@ export class Kernel {
       equity: paths.equity,
       warmUp: this.warmUp,
       emulator: this.emulator,
-      kernelTimerDue: (at) => this.sweepRetries.wake(at),
+      kernelTimerDue: (at) => {
+        this.sweepRetries.wake(at);
+        paths.userRouting.wake();
+      },
       foldedAfterStop: (event) => {
         if (this.foldedAfterStop$.observed) this.foldedAfterStop$.next(event);
       },

@@ -1,7 +1,7 @@
 import { isNewerOrderUpdate } from '../execution/index.ts';
 import type { AlgoOrder, Order } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
-import { AlgoChildrenAwaiting } from './algo-children-awaiting.ts';
+import { AlgoChildrenAwaiting, type AwaitingAlgoChild } from './algo-children-awaiting.ts';
 import { orderKey } from './order-keys.ts';
 import {
   inheritedAlgoOwner,
@@ -24,7 +24,7 @@ const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
  * link the venue sends or the parent its reference names ({@link inheritedOrderOwner}), so it
  * stays the strategy's after the parent is forgotten; one that names an algo order not reported yet
  * (a stop that fired before its place reply arrived) inherits that algo order's owner when its
- * report arrives ({@link AlgoChildrenAwaiting}). Final orders (and finished algo orders) are
+ * report arrives ({@link AlgoChildrenAwaiting}), within 10 s of the run's time. Final orders (and finished algo orders) are
  * kept for lookups until `retainFinal` newer ones have finished, then forgotten, so a long run's
  * memory stays bounded (Keel's choice: an update arriving after that would be taken as a new order).
  */
@@ -83,8 +83,13 @@ export class OrderRegistry implements LineageLookups {
   /**
    * @param retainFinal - how many finished orders, and how many finished algo orders, stay
    *   available to lookups (default 10 000 each)
+   * @param now - the run's clock, epoch ms: when an order began to wait for its algo order
+   *   ({@link OrderRegistry.giveUpAwaitingAlgo}); default always 0
    */
-  constructor(retainFinal = 10_000) {
+  constructor(
+    retainFinal = 10_000,
+    private readonly now: () => number = () => 0,
+  ) {
     this.finals = new RetentionQueue(retainFinal);
     this.finalAlgos = new RetentionQueue(retainFinal);
     this.recentCloses = new RetentionQueue(retainFinal);
@@ -294,6 +299,21 @@ export class OrderRegistry implements LineageLookups {
   }
 
   /**
+   * Gives up the orders that waited too long for the algo order they name (see
+   * {@link AlgoChildrenAwaiting.giveUp}): that algo order's report no longer hands them its owner.
+   * @param now - the run's time, epoch ms
+   * @returns the orders given up, oldest first
+   */
+  giveUpAwaitingAlgo(now: number): readonly AwaitingAlgoChild[] {
+    return this.awaiting.giveUp(now);
+  }
+
+  /** @returns when the order waiting longest for its algo order began to (epoch ms), undefined when none waits */
+  awaitingAlgoSince(): number | undefined {
+    return this.awaiting.size === 0 ? undefined : this.awaiting.oldestHeldAt();
+  }
+
+  /**
    * Records the owner an order the venue made inherits; one that inherits none but names an algo
    * order not reported yet (fired before its place reply arrived) waits for that algo order.
    */
@@ -302,7 +322,7 @@ export class OrderRegistry implements LineageLookups {
     this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
     const { algoOrderId } = order;
     if (this.owners.has(ref) || algoOrderId === undefined || algoOrderId === '') return;
-    if (!this.algoByVenueId.has(algoOrderId)) this.awaiting.hold(ref, algoOrderId);
+    if (!this.algoByVenueId.has(algoOrderId)) this.awaiting.hold(ref, algoOrderId, this.now());
   }
 
   /** The orders that named an algo order before its report arrived become its owner's. */

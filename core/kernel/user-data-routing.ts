@@ -12,7 +12,8 @@ import {
   refusesAFinalOrder,
   showsNoOpenOrder,
 } from '../model/index.ts';
-import { AWAITING_ALGO_CHILDREN_KEPT } from './algo-children-awaiting.ts';
+import { AWAITING_ALGO_CHILD_MS, AWAITING_ALGO_CHILDREN_KEPT } from './algo-children-awaiting.ts';
+import { type AlgoChildGivenUp, algoChildGivenUp } from './algo-children-given-up.ts';
 import type { EquityObservations } from './equity-observations.ts';
 import { orderLegOf } from './fill-leg.ts';
 import { FillsAwaitingOrder } from './fills-awaiting-order.ts';
@@ -30,6 +31,21 @@ import type { StrategyRunner } from './strategy-runner.ts';
 
 /** What a fill's own delivery takes with it of the fills that came early: none (one shared list). */
 const NO_EARLY_FILLS: readonly ExecutionEvent[] = [];
+
+/** What {@link UserDataRouting} tells the kernel besides delivering events. */
+export interface UserDataRoutingHooks {
+  /** Told of every refusal once its sender was told (a sweep's cancel is retried). */
+  readonly refusedCommand?: (event: CommandRejectedEvent) => void;
+  /** Told of every order given up waiting for the algo order it names (logged and counted by a session). */
+  readonly algoChildGivenUp?: (report: AlgoChildGivenUp) => void;
+  /**
+   * Told of every User Data event before it is folded, even one the fold will find stale (a
+   * lookup's answer that an order is as Keel held it), so a sweep learns the venue's word.
+   */
+  readonly venueSaid?: (event: UserEvent) => void;
+  /** Asks to be woken ({@link UserDataRouting.wake}) at `at`, the run's time, epoch ms. */
+  readonly wakeAt?: (at: number) => void;
+}
 
 /**
  * How User Data reaches the kernel state and the strategies: folded first (a stale or duplicate
@@ -51,6 +67,8 @@ export class UserDataRouting {
   private held: (OrderUpdateEvent | ExecutionEvent)[] = [];
   /** Fills owned by no strategy that arrived before their order's first update. */
   private readonly fillsAwaiting = new FillsAwaitingOrder();
+  /** When the wake-up to give up orders waiting for their algo order is due; undefined when none is asked for. */
+  private giveUpAt: number | undefined;
 
   /**
    * @param state - the kernel state User Data is folded into
@@ -62,7 +80,7 @@ export class UserDataRouting {
    * @param closes - the position closes in flight; an order one made is its sender's
    * @param lookUp - asks the venue for orders whose request had no answer; what it says comes
    *   back as order updates
-   * @param refusedCommand - told of every refusal once its sender was told (a sweep's cancel is retried)
+   * @param hooks - told of refusals and of orders given up, and how to be woken to give them up
    */
   constructor(
     private readonly state: KernelState,
@@ -73,7 +91,7 @@ export class UserDataRouting {
     private readonly algosInFlight: InFlightAlgoOrders,
     private readonly closes: InFlightCloses,
     private readonly lookUp: (orders: readonly Order[]) => void,
-    private readonly refusedCommand: (event: CommandRejectedEvent) => void = () => undefined,
+    private readonly hooks: UserDataRoutingHooks = {},
   ) {
     this.byId = new Map(runners.map((runner) => [runner.id, runner]));
     this.strategyIds = new Set(this.byId.keys());
@@ -84,7 +102,10 @@ export class UserDataRouting {
    * @param event - the event
    */
   route(userEvent: UserEvent): void {
+    if (this.state.orders.awaitingAlgoSince() !== undefined) this.giveUpAwaiting();
+    this.hooks.venueSaid?.(userEvent);
     const event = this.foldCloseStamped(userEvent);
+    this.wakeToGiveUp();
     if (event === undefined) return;
     switch (event.kind) {
       case 'order':
@@ -171,7 +192,7 @@ export class UserDataRouting {
       request.targets.length > 0;
     if (lookUp) this.lookUp(request.targets);
     if (runner !== undefined) this.denyRefused(runner, event, lookUp);
-    this.refusedCommand(event);
+    this.hooks.refusedCommand?.(event);
   }
 
   private denyRefused(runner: StrategyRunner, event: CommandRejectedEvent, lookUp: boolean): void {
@@ -275,8 +296,9 @@ export class UserDataRouting {
   /**
    * Delivers an order update or a fill to the strategy owning its order; one of an order that waits
    * for the algo order it names ({@link OrderRegistry.awaitsAlgo}) is held until that algo order's
-   * report hands it an owner (the last {@link AWAITING_ALGO_CHILDREN_KEPT} held). A fill owned by
-   * no strategy whose order the kernel has not seen yet waits for that order's first update
+   * report hands it an owner (the last {@link AWAITING_ALGO_CHILDREN_KEPT} held, each at most
+   * {@link AWAITING_ALGO_CHILD_MS}). A fill owned by no strategy whose order the kernel has not
+   * seen yet waits for that order's first update
    * ({@link FillsAwaitingOrder}), then goes, before the update as it came, where the update goes:
    * to its owner, into the wait for its algo order, or nowhere when the order is nobody's.
    */
@@ -296,6 +318,51 @@ export class UserDataRouting {
     } else if (event.kind === 'execution' && this.orderUnseen(event.execution.orderId, key)) {
       this.fillsAwaiting.hold(event, this.state.now());
     }
+  }
+
+  /**
+   * The wake-up asked for ({@link UserDataRoutingHooks.wakeAt}) is due: the orders that waited
+   * too long for their algo order are given up, and the next wake-up asked for.
+   */
+  wake(): void {
+    if (this.giveUpAt === undefined || this.state.now() < this.giveUpAt) return;
+    this.giveUpAt = undefined;
+    this.giveUpAwaiting();
+    this.wakeToGiveUp();
+  }
+
+  /** Asks to be woken when the order waiting longest for its algo order has waited too long. */
+  private wakeToGiveUp(): void {
+    if (this.giveUpAt !== undefined) return;
+    const since = this.state.orders.awaitingAlgoSince();
+    if (since === undefined || this.hooks.wakeAt === undefined) return;
+    this.giveUpAt = since + AWAITING_ALGO_CHILD_MS + 1;
+    this.hooks.wakeAt(this.giveUpAt);
+  }
+
+  /**
+   * Gives up the orders that waited longer than {@link AWAITING_ALGO_CHILD_MS} for the algo
+   * order they name: their held updates and fills reach no strategy (as the session's journal,
+   * which holds them as long, records them with none), and each is reported.
+   */
+  private giveUpAwaiting(): void {
+    const now = this.state.now();
+    const givenUp = this.state.orders.giveUpAwaitingAlgo(now);
+    if (givenUp.length === 0) return;
+    const dropped = new Map(givenUp.map((child) => [child.key, 0]));
+    this.held = this.held.filter((event) => {
+      const key = this.keyOf(event);
+      const count = dropped.get(key);
+      if (count === undefined) return true;
+      dropped.set(key, count + 1);
+      return false;
+    });
+    const report = this.hooks.algoChildGivenUp;
+    if (report === undefined) return;
+    for (const child of givenUp)
+      report(
+        algoChildGivenUp(child, this.state.orders.byRef.get(child.key), dropped.get(child.key) ?? 0, now),
+      );
   }
 
   private hold(event: OrderUpdateEvent | ExecutionEvent): void {

@@ -49,7 +49,8 @@ export interface LiveExecutionOptions {
    * How long a modify or cancel of an order whose place the venue has not answered waits for that
    * answer (or Keel's lookups' word) before it is sent anyway, ms. Keel's choice, default 10 000
    * (`DEFAULT_HELD_COMMAND_WAIT_MS`): a late ack still comes first, but a kill switch's cancel is
-   * not kept off the venue while the lookups of a lost ack fail or keep saying "not found".
+   * not kept off the venue while the lookups of a lost ack fail or keep saying "not found". A
+   * session takes it from its config's `venue.heldCommandWaitMs`.
    */
   readonly heldCommandWaitMs?: number;
   /** How a REST command whose reply was lost (timeout, network error) is looked up. */

@@ -45,6 +45,11 @@ export interface LiveVenueOptions {
    */
   readonly openTimeoutMs?: number;
   /**
+   * How long a modify or cancel of an order whose place is unanswered waits for that answer before
+   * it is sent anyway, ms (see `LiveExecutionOptions.heldCommandWaitMs`). Default 10 000.
+   */
+  readonly heldCommandWaitMs?: number;
+  /**
    * The market-data heartbeat: `{"ping"}` every `heartbeatMs` (default 20 000), and the socket
    * dropped and reconnected when `silentHeartbeats` intervals (default 2) pass without a frame.
    */
@@ -181,6 +186,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     ...(options.eventClock === undefined ? {} : { eventClock: options.eventClock }),
     logger: logger.child({ part: 'execution' }),
     ...(options.brokerClientId === undefined ? {} : { brokerClientId: options.brokerClientId }),
+    ...(options.heldCommandWaitMs === undefined ? {} : { heldCommandWaitMs: options.heldCommandWaitMs }),
   });
   return {
     rest,

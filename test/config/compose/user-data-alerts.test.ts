@@ -168,4 +168,29 @@ describe('UserDataAlerts', () => {
     expect(rejectionCodeOf(anOrder({ reason: '12 no ack', synthesized: true })).code).toBe('keel');
     expect(rejectionCodeOf(anOrder({ reason: '-1 x y' }))).toEqual({ code: '-1', message: 'x y' });
   });
+
+  it('logs an order given up waiting for its algo order at warn and counts it', async () => {
+    const { alerts, metrics, log } = alertsWithLog();
+    alerts.algoChildGivenUp({
+      clientOrderId: '',
+      orderId: 'v9',
+      sym: BTC,
+      algoOrderId: 'A-9',
+      heldAt: 3,
+      dropped: 2,
+      ts: 10_004,
+      reason: 'order v9 names algo order A-9, which the venue did not report within 10 s',
+    });
+    expect(log).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'order v9 names algo order A-9, which the venue did not report within 10 s',
+        orderId: 'v9',
+        sym: BTC,
+        algoOrderId: 'A-9',
+        dropped: 2,
+      }),
+    ]);
+    expect(await metrics.scrape()).toContain('keel_algo_children_given_up_total 1\n');
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { StrategyContext } from '../../../core/kernel/index.ts';
-import { defineStrategy } from '../../../core/kernel/index.ts';
+import { type AlgoChildGivenUp, AWAITING_ALGO_CHILD_MS, defineStrategy } from '../../../core/kernel/index.ts';
 import { type AlgoOrder, D, type Order, type UserEvent } from '../../../core/model/index.ts';
 import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
@@ -181,5 +181,70 @@ describe('kernel: an algo order’s order and fill reported before the algo orde
     rig.port.emit(anAlgoOrderUpdate(anAlgoOrder({ algoOrderId: 'A-by-hand', clientAlgoOrderId: 'by-hand' })));
     expect(log).toEqual([]);
     expect(rig.kernel.state.orders.awaitsAlgo('\u0000v9')).toBe(false);
+  });
+});
+
+/**
+ * An algo order the venue never reports (one placed by hand, or whose report was lost) must not
+ * keep the orders it sent waiting until a thousand more came: after {@link AWAITING_ALGO_CHILD_MS}
+ * of the run's time they are given up to no strategy, as the session's journal records them, and
+ * each is reported so a session logs and counts it.
+ */
+describe('kernel: an algo order’s order whose algo order is never reported', () => {
+  function givenUp(rig: RecordingKernelRig): AlgoChildGivenUp[] {
+    const reports: AlgoChildGivenUp[] = [];
+    rig.kernel.algoChildrenGivenUp.subscribe((report) => reports.push(report));
+    return reports;
+  }
+
+  it('is given up after the wait, with its fill, even when no User Data comes, and reported once', () => {
+    const log: string[] = [];
+    const rig = rigWithStop(log);
+    const reports = givenUp(rig);
+    rig.port.emit(anOrderUpdate(firedOrder('')));
+    rig.port.emit(fillOf(''));
+    rig.market.next(aQuote(3 + AWAITING_ALGO_CHILD_MS, 100));
+    expect(rig.kernel.state.orders.awaitsAlgo('\u0000v9')).toBe(true);
+    expect(reports).toEqual([]);
+    rig.market.next(aQuote(3 + AWAITING_ALGO_CHILD_MS + 1, 100));
+    expect(rig.kernel.state.orders.awaitsAlgo('\u0000v9')).toBe(false);
+    expect(reports).toEqual([
+      expect.objectContaining({
+        orderId: 'v9',
+        clientOrderId: '',
+        sym: BTC,
+        algoOrderId: 'A-9',
+        heldAt: 3,
+        dropped: 2,
+        ts: 3 + AWAITING_ALGO_CHILD_MS + 1,
+      }),
+    ]);
+    expect(reports[0]?.reason).toContain('A-9');
+    rig.market.next(aQuote(3 + 3 * AWAITING_ALGO_CHILD_MS, 100));
+    expect(reports).toHaveLength(1);
+  });
+
+  it('tells no strategy of what it held when the algo order is reported after all, later', () => {
+    const log: string[] = [];
+    const rig = rigWithStop(log);
+    const reports = givenUp(rig);
+    rig.port.emit(anOrderUpdate(firedOrder('A-9-trig')));
+    rig.port.emit(fillOf('A-9-trig'));
+    const late = 3 + AWAITING_ALGO_CHILD_MS + 5_000;
+    rig.port.emit(anAlgoOrderUpdate({ ...stop, createAt: late, updateAt: late }));
+    expect(reports.map((r) => [r.clientOrderId, r.dropped])).toEqual([['A-9-trig', 2]]);
+    expect(log).toEqual([]);
+  });
+
+  it('still reaches its strategy when the algo order is reported within the wait', () => {
+    const log: string[] = [];
+    const rig = rigWithStop(log);
+    const reports = givenUp(rig);
+    rig.port.emit(anOrderUpdate(firedOrder('')));
+    rig.port.emit(fillOf(''));
+    const inTime = 3 + AWAITING_ALGO_CHILD_MS;
+    rig.port.emit(anAlgoOrderUpdate({ ...stop, createAt: inTime, updateAt: inTime }));
+    expect(log).toEqual(['alpha order v9 FILLED', 'alpha fill v9 1']);
+    expect(reports).toEqual([]);
   });
 });

@@ -47,9 +47,13 @@ describe('HeldGroups', () => {
         (adds, below) => {
           const groups = new HeldGroups<number>(100);
           for (const [group, item] of adds) groups.add(group, item);
-          groups.forgetOldestWhile((item) => item < below);
+          const forgotten = groups.forgetOldestWhile((item) => item < below);
           const firstKept = adds.findIndex(([, item]) => item >= below);
           const kept = firstKept === -1 ? [] : adds.slice(firstKept);
+          expect(forgotten).toEqual(
+            adds.slice(0, firstKept === -1 ? adds.length : firstKept).map(([, item]) => item),
+          );
+          expect(groups.oldest()).toBe(kept[0]?.[1]);
           expect(groups.size).toBe(kept.length);
           for (const group of ['a', 'b', 'c'])
             expect(groups.take(group)).toEqual(kept.filter(([g]) => g === group).map(([, item]) => item));

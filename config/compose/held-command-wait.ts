@@ -1,0 +1,17 @@
+import type { LiveVenueOptions } from '../../core/venue/index.ts';
+import type { KeelConfig } from '../schema/index.ts';
+
+/**
+ * How long a session's modify or cancel of an order whose place the venue has not answered waits
+ * for that answer before it is sent anyway: `venue.heldCommandWaitMs` in live mode (and paper mode
+ * on an external venue); the execution client's default (10 s) when the run has no venue section
+ * (paper mode on the embedded venue).
+ * @param config - the run's config
+ * @returns the createLiveVenue option, or nothing
+ */
+export function heldCommandWaitOf(
+  config: Pick<KeelConfig, 'venue'>,
+): Pick<LiveVenueOptions, 'heldCommandWaitMs'> {
+  const heldCommandWaitMs = config.venue?.heldCommandWaitMs;
+  return heldCommandWaitMs === undefined ? {} : { heldCommandWaitMs };
+}

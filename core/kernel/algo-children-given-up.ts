@@ -1,0 +1,56 @@
+import type { Order } from '../model/index.ts';
+import { AWAITING_ALGO_CHILD_MS, type AwaitingAlgoChild } from './algo-children-awaiting.ts';
+
+/**
+ * An order the kernel gave up waiting for the algo order it names: that algo order was not
+ * reported within {@link AWAITING_ALGO_CHILD_MS} (placed by hand on the venue, or its report was
+ * lost), so no strategy was told of the order, nor of the updates and fills held for it.
+ */
+export interface AlgoChildGivenUp {
+  /** The order's reference; '' when the venue gave none. */
+  readonly clientOrderId: string;
+  /** The order's venue id. */
+  readonly orderId: string;
+  readonly sym: string;
+  /** The algo order it names, which the kernel never heard of. */
+  readonly algoOrderId: string;
+  /** The run's time when it began to wait, epoch ms. */
+  readonly heldAt: number;
+  /** How many of its updates and fills were held for it and reached no strategy. */
+  readonly dropped: number;
+  /** The run's time when it was given up, epoch ms. */
+  readonly ts: number;
+  /** The sentence a log says. */
+  readonly reason: string;
+}
+
+/**
+ * @param child - the order given up
+ * @param order - its latest state in the registry, when still there
+ * @param dropped - how many of its held updates and fills reached no strategy
+ * @param ts - the run's time, epoch ms
+ * @returns the report of it
+ */
+export function algoChildGivenUp(
+  child: AwaitingAlgoChild,
+  order: Order | undefined,
+  dropped: number,
+  ts: number,
+): AlgoChildGivenUp {
+  const clientOrderId = order?.clientOrderId ?? '';
+  const orderId = order?.orderId ?? '';
+  const sym = order?.sym ?? '';
+  const named = clientOrderId === '' ? `order ${orderId}` : `order ${orderId} (${clientOrderId})`;
+  return {
+    clientOrderId,
+    orderId,
+    sym,
+    algoOrderId: child.algoOrderId,
+    heldAt: child.heldAt,
+    dropped,
+    ts,
+    reason:
+      `${named} on ${sym} names algo order ${child.algoOrderId}, which the venue did not report within ` +
+      `${AWAITING_ALGO_CHILD_MS / 1000} s: no strategy was told of it (${dropped} update(s) and fill(s) held for it dropped)`,
+  };
+}
