@@ -139,7 +139,37 @@ export const keelConfigSchema = z
         });
       }
     });
+    checkOnePortfolio(ctx, config.portfolios.main, config.strategies);
   });
+
+/**
+ * One run trades one account: the simulated and paper venues keep one, a live run trades its API
+ * key's, and every fill pays the one sub-portfolio markup. Strategies that name different
+ * portfolios (absent is the main one) would all trade that one account, at the first one's fees.
+ */
+function checkOnePortfolio(
+  ctx: z.RefinementCtx,
+  main: string,
+  strategies: readonly { readonly portfolio?: string | undefined }[],
+): void {
+  const first = strategies[0];
+  if (first === undefined) return;
+  const firstPortfolio = first.portfolio ?? main;
+  const firstNames = first.portfolio === undefined ? `the main one (${main})` : first.portfolio;
+  const instead = `one run trades one portfolio, and strategies[0]'s is ${firstNames}: run each portfolio's strategies in a run of their own`;
+  strategies.forEach((strategy, index) => {
+    if ((strategy.portfolio ?? main) === firstPortfolio) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: strategy.portfolio === undefined ? ['strategies', index] : ['strategies', index, 'portfolio'],
+      message:
+        strategy.portfolio === undefined
+          ? `names no portfolio, so trades in the main one (${main}), but ${instead}`
+          : `names portfolio ${strategy.portfolio}, but ${instead}`,
+      input: strategy.portfolio,
+    });
+  });
+}
 
 /**
  * A per-sym limit keyed by a sym the run does not trade would never apply: a typo there
