@@ -18,6 +18,8 @@ export interface KernelPathHost {
   readonly runners: readonly StrategyRunner[];
   /** Delivers a denial to its strategy. */
   readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void;
+  /** Reports a denial for the run's outputs without delivering it (a refusal after stop). */
+  readonly recordDenial: (denial: IntentDenied) => void;
   /** Hands an event (a look-up's answer) to the kernel. */
   readonly push: (event: KeelEvent) => void;
   /** Tells a strategy (and the run's outputs) that one of its emulated trailing stops changed status. */
@@ -87,6 +89,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
       runners,
       equity,
       deny,
+      host.recordDenial,
       requests,
       algosInFlight,
       closes,
