@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { backtestConfigSchema } from './backtest-config.ts';
-import { instrumentConfigSchema, missingSpecFields } from './instrument-config.ts';
+import { instrumentConfigSchema, missingSpecFields, settleAssetOf } from './instrument-config.ts';
 import {
   loggingConfigSchema,
   metricsConfigSchema,
@@ -119,9 +119,17 @@ export const keelConfigSchema = z
     }
     if (config.mode === 'backtest' && config.backtest !== undefined)
       checkStartingCash(ctx, 'backtest', config.backtest.startingCash, config.instruments);
-    // The paper venue keeps a balance per coin: only the coins it can value are checked there.
+    // The paper venue counts USDT, USDC and USD one for one, so US equities alone may run on its
+    // default USDT cash; beside an instrument settling in another asset, one of them would pay
+    // its fees and PnL in a currency added into the other's totals: held to a backtest's check.
     if (config.mode === 'paper' && config.paper !== undefined)
-      checkStartingCash(ctx, 'paper', config.paper.startingCash, config.instruments, false);
+      checkStartingCash(
+        ctx,
+        'paper',
+        config.paper.startingCash,
+        config.instruments,
+        new Set(config.instruments.map(settleAssetOf).filter((coin) => coin !== undefined)).size > 1,
+      );
     checkWarmUpHistory(ctx, config.mode, config.warmUp);
     const syms = config.instruments.map((i) => i.sym);
     checkLimitSyms(ctx, syms, ['risk'], config.risk);
