@@ -7,6 +7,7 @@ export { ATR, BollingerBands, EMA, RSI, SMA } from 'trading-signals';
 export type { LateBarInputs } from './bar-aggregator.ts';
 export { BookedFills } from './booked-fills.ts';
 export type { Clock } from './clock.ts';
+export { intentSym } from './command-syms.ts';
 export type { StrategyDefinition, StrategyHooks, StrategySpec } from './define-strategy.ts';
 export { defineStrategy } from './define-strategy.ts';
 export { MARKET_OBSERVATION_MS } from './equity-observations.ts';

@@ -188,11 +188,13 @@ export class UserDataRouting {
   }
 
   private refusal(runner: StrategyRunner, event: CommandRejectedEvent, lookUp: boolean): IntentDenied {
+    const sym = this.state.commandSyms.symOf(event.ref);
     return {
       kind: 'denied',
       strategyId: runner.id,
       ref: event.ref,
       intentKind: event.intentKind,
+      ...(sym === undefined ? {} : { sym }),
       source: 'venue',
       check: `venue.${event.code}`,
       reason: refusalReason(event, lookUp),

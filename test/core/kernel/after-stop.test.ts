@@ -142,6 +142,7 @@ describe('kernel: events after stop', () => {
         strategyId: 'c',
         ref: close?.ref,
         intentKind: 'closePosition',
+        sym: BTC,
         source: 'venue',
         check: 'venue.401023',
         reason:
