@@ -63,7 +63,7 @@ const BAR_SAMPLING_NOTE =
   "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns.";
 
 function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
-  const subText = subPortfolioMarkupText(options.sim?.subPortfolioMarkup);
+  const subText = subPortfolioMarkupText(options.sim?.subPortfolioMarkup, options.subPortfolio);
   if (options.commission !== undefined) {
     const rate = options.commission.rate?.mul(10_000).toFixed() ?? '0';
     return `Flat commission of ${rate} bps of notional${fixedCommissionText(options.commission)}, for makers and takers alike.${subText}`;

@@ -57,6 +57,11 @@ export interface BacktestRunOptions {
    * model `flat`).
    */
   readonly feeSchedule?: 'instrument' | 'flat';
+  /**
+   * The sub-portfolio the run trades in (config `strategies[].portfolio`), named in the report's
+   * fee description with its markup (`sim.subPortfolioMarkup`); omitted: the main portfolio.
+   */
+  readonly subPortfolio?: string;
   /** Fill model; default `bar` when every recording holds only bars, else `queue`. */
   readonly fillModel?: FillModelOptions | FillModelName;
   /** Latency legs; the simulated venue's default when omitted. */

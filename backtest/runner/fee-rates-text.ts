@@ -1,4 +1,4 @@
-import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
+import { type Dec, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import { fixedCommissionText } from './commission.ts';
 
 /**
@@ -21,10 +21,12 @@ export function instrumentFeeRatesText(instruments: readonly InstrumentSpec[]): 
 /**
  * A sub-portfolio's fee markup in words, appended to a fee description.
  * @param markup - the markup as a fraction of notional (absent or zero = none)
- * @returns "" when there is none, else e.g. " Sub-portfolio markup 1.5 bps on every rate, on top of any instrument markup."
+ * @param subPortfolio - the sub-portfolio the run trades in, named even when its markup is zero
+ * @returns "" when there is neither, else e.g. " Sub-portfolio markup 1.5 bps (of sub1, the
+ *   portfolio the run trades in) on every rate, on top of any instrument markup."
  */
-export function subPortfolioMarkupText(markup: Dec | undefined): string {
-  return markup === undefined || markup.isZero()
-    ? ''
-    : ` Sub-portfolio markup ${markup.mul(10_000).toFixed()} bps on every rate, on top of any instrument markup.`;
+export function subPortfolioMarkupText(markup: Dec | undefined, subPortfolio?: string): string {
+  if (subPortfolio === undefined && (markup === undefined || markup.isZero())) return '';
+  const of = subPortfolio === undefined ? '' : ` (of ${subPortfolio}, the portfolio the run trades in)`;
+  return ` Sub-portfolio markup ${(markup ?? ZERO).mul(10_000).toFixed()} bps${of} on every rate, on top of any instrument markup.`;
 }

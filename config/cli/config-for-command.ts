@@ -2,6 +2,7 @@ import { ignoredLeverageWarnings } from '../compose/instrument-specs.ts';
 import {
   cleartextVenueUrlWarnings,
   type LoadedConfig,
+  livePortfolioWarnings,
   type OverrideArg,
   unsetOverride,
   unusedSectionWarnings,
@@ -59,7 +60,7 @@ export function replayWindowOverrides(from: string | undefined, to: string | und
 
 /**
  * Loads a config for a command and checks that the command runs in its mode; prints why not.
- * Warns (⚠ on stderr) of sections the mode ignores, of instrument overrides that do nothing and
+ * Warns (⚠ on stderr) of sections (and, live, portfolio settings) the mode ignores, of instrument overrides that do nothing and
  * of live venue URLs in clear text to another machine, before the command starts.
  * @param io - where to print problems
  * @param command - the command's name, e.g. `backtest`
@@ -85,6 +86,7 @@ export function configForCommand(
   if (loaded !== undefined)
     for (const warning of [
       ...unusedSectionWarnings(loaded),
+      ...livePortfolioWarnings(loaded),
       ...ignoredLeverageWarnings(loaded.config, loaded.source),
       ...cleartextVenueUrlWarnings(loaded),
     ])

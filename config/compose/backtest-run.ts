@@ -26,7 +26,14 @@ import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { ohlcvCsvSourceOf } from './ohlcv-csv-sources.ts';
 import { OutputCollision, outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
-import { fillModelOf, latencyOf, loanOptionsOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
+import {
+  fillModelOf,
+  latencyOf,
+  loanOptionsOf,
+  specsWithFees,
+  subPortfolioMarkupOf,
+  subPortfolioOf,
+} from './sim-models.ts';
 
 /** Inputs of a configured backtest beyond the config. */
 export interface ConfiguredBacktestOptions {
@@ -170,6 +177,7 @@ export async function runConfiguredBacktest(
   const cached = backtest.eventCache;
   const instruments = specsWithFees(instrumentSpecsOf(config.instruments), backtest.fees);
   const subPortfolioMarkup = subPortfolioMarkupOf(config);
+  const subPortfolio = subPortfolioOf(config);
   const loans = loanOptionsOf(backtest.loans);
   return runBacktest({
     title: `Backtest of ${config.name ?? config.strategies.map((s) => strategyName(s.use)).join(', ')}`,
@@ -189,6 +197,7 @@ export async function runConfiguredBacktest(
     ...(config.warmUp === undefined ? {} : { warmUp: warmUpPeriodOf(config.warmUp) }),
     instruments,
     ...(backtest.fees?.model === 'flat' ? { feeSchedule: 'flat' as const } : {}),
+    ...(subPortfolio === undefined ? {} : { subPortfolio }),
     strategies: options.slots,
     gate: new RiskGate(riskGateConfigOf(config)),
     startingCash,

@@ -66,14 +66,25 @@ export function specsWithFees(
 }
 
 /**
+ * The sub-portfolio the strategies trade in: the config lets a run name one portfolio only (every
+ * strategy names it, or none does and the run trades in the main portfolio).
+ * @param config - the validated config
+ * @returns the sub-portfolio's id, undefined when the strategies trade in the main portfolio
+ */
+export function subPortfolioOf(config: KeelConfig): string | undefined {
+  const portfolio = config.strategies[0]?.portfolio;
+  return config.portfolios.subs.find((sub) => sub.id === portfolio)?.id;
+}
+
+/**
  * The sub-portfolio fee markup of the portfolio the strategies trade in (`feeMarkupBps` of that
- * sub-portfolio), as a rate: the simulated venue's `subPortfolioMarkup`, charged on top of each
- * instrument's own markup. The main portfolio pays none.
+ * sub-portfolio, {@link subPortfolioOf}), as a rate: the simulated venue's `subPortfolioMarkup`,
+ * charged on top of each instrument's own markup. The main portfolio pays none.
  * @param config - the validated config
  * @returns the markup (0.000001 = 0.01 bps), undefined when the strategies trade in the main portfolio
  */
 export function subPortfolioMarkupOf(config: KeelConfig): Dec | undefined {
-  const portfolio = config.strategies[0]?.portfolio;
+  const portfolio = subPortfolioOf(config);
   return config.portfolios.subs.find((sub) => sub.id === portfolio)?.feeMarkupBps.div(10_000);
 }
 

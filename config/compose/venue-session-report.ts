@@ -35,7 +35,7 @@ import { sessionResult } from './session-result.ts';
 import type { SessionStartingCoins } from './session-starting-coins.ts';
 import type { SessionStatement } from './session-statement.ts';
 import type { SessionStopReason } from './session-stop.ts';
-import { subPortfolioMarkupOf } from './sim-models.ts';
+import { subPortfolioMarkupOf, subPortfolioOf } from './sim-models.ts';
 import type { UserDataJournal } from './user-data-journal.ts';
 
 /**
@@ -275,6 +275,6 @@ function paperFundingWarnings(
 function paperFeeDescription(instruments: readonly InstrumentSpec[], config: KeelConfig): string {
   return (
     `Fees as the paper venue charged them on each fill, paid in the quote asset. ${instrumentFeeRatesText(instruments)}.` +
-    subPortfolioMarkupText(subPortfolioMarkupOf(config))
+    subPortfolioMarkupText(subPortfolioMarkupOf(config), subPortfolioOf(config))
   );
 }

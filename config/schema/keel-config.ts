@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { backtestConfigSchema } from './backtest-config.ts';
-import { instrumentConfigSchema, missingSpecFields } from './instrument-config.ts';
+import { instrumentConfigSchema, missingSpecFields, settleAssetOf } from './instrument-config.ts';
 import {
   loggingConfigSchema,
   metricsConfigSchema,
@@ -119,9 +119,17 @@ export const keelConfigSchema = z
     }
     if (config.mode === 'backtest' && config.backtest !== undefined)
       checkStartingCash(ctx, 'backtest', config.backtest.startingCash, config.instruments);
-    // The paper venue keeps a balance per coin: only the coins it can value are checked there.
+    // The paper venue counts USDT, USDC and USD one for one, so US equities alone may run on its
+    // default USDT cash; beside an instrument settling in another asset, one of them would pay
+    // its fees and PnL in a currency added into the other's totals: held to a backtest's check.
     if (config.mode === 'paper' && config.paper !== undefined)
-      checkStartingCash(ctx, 'paper', config.paper.startingCash, config.instruments, false);
+      checkStartingCash(
+        ctx,
+        'paper',
+        config.paper.startingCash,
+        config.instruments,
+        new Set(config.instruments.map(settleAssetOf).filter((coin) => coin !== undefined)).size > 1,
+      );
     checkWarmUpHistory(ctx, config.mode, config.warmUp);
     const syms = config.instruments.map((i) => i.sym);
     checkLimitSyms(ctx, syms, ['risk'], config.risk);
@@ -139,7 +147,37 @@ export const keelConfigSchema = z
         });
       }
     });
+    checkOnePortfolio(ctx, config.portfolios.main, config.strategies);
   });
+
+/**
+ * One run trades one account: the simulated and paper venues keep one, a live run trades its API
+ * key's, and every fill pays the one sub-portfolio markup. Strategies that name different
+ * portfolios (absent is the main one) would all trade that one account, at the first one's fees.
+ */
+function checkOnePortfolio(
+  ctx: z.RefinementCtx,
+  main: string,
+  strategies: readonly { readonly portfolio?: string | undefined }[],
+): void {
+  const first = strategies[0];
+  if (first === undefined) return;
+  const firstPortfolio = first.portfolio ?? main;
+  const firstNames = first.portfolio === undefined ? `the main one (${main})` : first.portfolio;
+  const instead = `one run trades one portfolio, and strategies[0]'s is ${firstNames}: run each portfolio's strategies in a run of their own`;
+  strategies.forEach((strategy, index) => {
+    if ((strategy.portfolio ?? main) === firstPortfolio) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: strategy.portfolio === undefined ? ['strategies', index] : ['strategies', index, 'portfolio'],
+      message:
+        strategy.portfolio === undefined
+          ? `names no portfolio, so trades in the main one (${main}), but ${instead}`
+          : `names portfolio ${strategy.portfolio}, but ${instead}`,
+      input: strategy.portfolio,
+    });
+  });
+}
 
 /**
  * A per-sym limit keyed by a sym the run does not trade would never apply: a typo there

@@ -52,7 +52,8 @@ export function accountCurrencyOf(
  * @param section - the config section holding the cash (`backtest` or `paper`)
  * @param startingCash - starting balances per asset
  * @param instruments - the run's instruments
- * @param settleCheck - also require every instrument to settle in the account currency
+ * @param settleCheck - also require every instrument to settle in the account currency (a paper
+ *   run: only when its instruments settle in more than one asset)
  */
 export function checkStartingCash(
   ctx: z.RefinementCtx,

@@ -42,7 +42,11 @@ export const strategyConfigSchema = z.strictObject({
   risk: strategyRiskSchema
     .optional()
     .describe('Limits for this strategy alone, checked on top of the global ones.'),
-  portfolio: portfolioId.optional().describe('The portfolio it trades in: the main one when absent.'),
+  portfolio: portfolioId
+    .optional()
+    .describe(
+      "The portfolio it trades in (the main one when absent), whose sub-portfolio fee markup its fills pay: one run trades one portfolio, so every strategy of a run names the same one. Backtests and paper runs only: a live run trades its API key's portfolio.",
+    ),
 });
 
 /** A strategy entry of a run, validated (params not yet checked). */

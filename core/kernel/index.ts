@@ -10,6 +10,7 @@ export type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 export type { LateBarInputs } from './bar-aggregator.ts';
 export { BookedFills } from './booked-fills.ts';
 export type { Clock } from './clock.ts';
+export { intentSym } from './command-syms.ts';
 export type { StrategyDefinition, StrategyHooks, StrategySpec } from './define-strategy.ts';
 export { defineStrategy } from './define-strategy.ts';
 export { MARKET_OBSERVATION_MS } from './equity-observations.ts';

@@ -267,6 +267,7 @@ export class IntentPipeline {
   private record(ownerId: string, intent: Intent): void {
     const orders = this.state.orders;
     const now = this.state.now();
+    this.state.commandSyms.sent(intent);
     switch (intent.kind) {
       case 'placeOrder':
         orders.own(intent.ref, ownerId);

@@ -19,6 +19,8 @@ export interface KernelPathHost {
   readonly runners: readonly StrategyRunner[];
   /** Delivers a denial to its strategy. */
   readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void;
+  /** Reports a denial for the run's outputs without delivering it (a refusal after stop). */
+  readonly recordDenial: (denial: IntentDenied) => void;
   /** Hands an event (a look-up's answer) to the kernel. */
   readonly push: (event: KeelEvent) => void;
   /** Tells a strategy (and the run's outputs) that one of its emulated trailing stops changed status. */
@@ -89,12 +91,23 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   );
   return {
     pipeline,
-    userRouting: new UserDataRouting(state, runners, equity, deny, requests, algosInFlight, closes, lookUp, {
-      refusedCommand: host.refusedCommand,
-      venueSaid: host.venueSaid,
-      algoChildGivenUp: host.algoChildGivenUp,
-      wakeAt: host.wakeAt,
-    }),
+    userRouting: new UserDataRouting(
+      state,
+      runners,
+      equity,
+      deny,
+      host.recordDenial,
+      requests,
+      algosInFlight,
+      closes,
+      lookUp,
+      {
+        refusedCommand: host.refusedCommand,
+        venueSaid: host.venueSaid,
+        algoChildGivenUp: host.algoChildGivenUp,
+        wakeAt: host.wakeAt,
+      },
+    ),
     emulator,
     algosInFlight,
     equity,

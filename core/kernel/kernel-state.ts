@@ -27,6 +27,7 @@ import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import { barKey } from './bar-keys.ts';
 import { BookedFills } from './booked-fills.ts';
 import type { Clock } from './clock.ts';
+import { CommandSyms } from './command-syms.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 import { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import { InFlightCloses } from './in-flight-closes.ts';
@@ -93,6 +94,8 @@ export class KernelState implements RiskView {
   );
   /** The algo orders sent and not answered yet: the risk gate counts them as open algo orders. */
   readonly algosInFlight = new InFlightAlgoOrders();
+  /** The syms of the commands sent lately, for the denial of one the venue refuses. */
+  readonly commandSyms = new CommandSyms();
 
   /**
    * @param clock - the run's clock

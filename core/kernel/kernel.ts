@@ -48,8 +48,9 @@ import { WarmUpPhase } from './warm-up-phase.ts';
  * that still arrives until {@link Kernel.detach} (a look-up answered late, the venue's answer to
  * an `onStop` intent: a close's order, claimed for its strategy, and its fill) is folded into the
  * state, so the run's final orders, fills, positions and equity are the venue's, and a refused
- * modify or cancel puts its orders back to the venue's last word; but it is delivered to no
- * strategy, reported as no denial, and looks nothing up. Market data pushed after stop is dropped.
+ * modify or cancel puts its orders back to the venue's last word, and a refused command (an
+ * `onStop` close the venue would not run) is reported in {@link Kernel.denials}, as one during
+ * the run is; but it is delivered to no strategy and looks nothing up. Market data pushed after stop is dropped.
  * A stopped kernel cannot be started.
  * @example
  * const kernel = new Kernel({ instruments, market, execution: sim, gate, scheduler: virtualScheduler(), strategies: [{ id: 'mm1', strategy: marketMaker, params: { sym } }] });
@@ -162,6 +163,7 @@ export class Kernel {
       state: this.state,
       runners,
       deny: (runner, denial) => this.deny(runner, denial),
+      recordDenial: (denial) => this.denial$.next(denial),
       push: (event) => this.push(event),
       trailingStopChanged: (runner, stop) => {
         this.trailingStop$.next(stop);

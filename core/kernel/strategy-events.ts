@@ -28,6 +28,12 @@ export interface IntentDenied {
   readonly intentKind: IntentKind;
   /** The intent itself; absent for venue refusals, which only echo the reference. */
   readonly intent?: Intent;
+  /**
+   * The sym a command the venue refused named (the syms, space-separated, of a close of several
+   * positions), as the kernel sent it; absent for one that names none, and for the kernel's and
+   * the risk gate's denials, whose `intent` names it.
+   */
+  readonly sym?: string;
   readonly source: DenialSource;
   /**
    * The check's name: a kernel check (`kernel.ownership`, `kernel.ref`), a risk check by its own

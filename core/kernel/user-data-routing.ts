@@ -75,6 +75,7 @@ export class UserDataRouting {
    * @param runners - every strategy of the kernel
    * @param equity - shows equity to the gate's kill switch after fills and account updates
    * @param deny - delivers a denial to its strategy
+   * @param record - reports a denial for the run's outputs without delivering it (a refusal after stop)
    * @param requests - Keel's book of modify and cancel requests in flight
    * @param algosInFlight - the algo orders sent and not answered yet; the venue's first word on one ends that
    * @param closes - the position closes in flight; an order one made is its sender's
@@ -87,6 +88,7 @@ export class UserDataRouting {
     private readonly runners: readonly StrategyRunner[],
     private readonly equity: EquityObservations,
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
+    private readonly record: (denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
     private readonly algosInFlight: InFlightAlgoOrders,
     private readonly closes: InFlightCloses,
@@ -173,12 +175,22 @@ export class UserDataRouting {
 
   /**
    * Folds one User Data event that arrived after the kernel stopped: the state learns what the
-   * venue settled, and a refused modify or cancel puts its orders back to the venue's last word,
-   * but no strategy is told and nothing is looked up.
+   * venue settled, and a refused modify or cancel puts its orders back to the venue's last word.
+   * A refused command (an `onStop` close the venue would not run) is reported as its sender's
+   * denial for the run's outputs, as one during the run is, but no strategy is told and nothing
+   * is looked up.
    * @param event - the event
    */
   settle(event: UserEvent): void {
-    if (this.fold(event) && event.kind === 'commandRejected') this.requests.refused(event.ref);
+    if (!this.fold(event) || event.kind !== 'commandRejected') return;
+    const request = this.requests.refused(event.ref);
+    const ownerId = request?.owner ?? this.state.orders.ownerOf(event.ref);
+    const runner = ownerId === undefined ? undefined : this.byId.get(ownerId);
+    if (runner === undefined) return;
+    this.record({
+      ...this.refusal(runner, event, false),
+      reason: `${refusalReason(event, false)}; it came after the stop, so the strategy was not told`,
+    });
   }
 
   /** Tells the sender, undoes Keel's PENDING_* marks, and looks up what may have happened anyway. */
@@ -196,16 +208,22 @@ export class UserDataRouting {
   }
 
   private denyRefused(runner: StrategyRunner, event: CommandRejectedEvent, lookUp: boolean): void {
-    this.deny(runner, {
+    this.deny(runner, this.refusal(runner, event, lookUp));
+  }
+
+  private refusal(runner: StrategyRunner, event: CommandRejectedEvent, lookUp: boolean): IntentDenied {
+    const sym = this.state.commandSyms.symOf(event.ref);
+    return {
       kind: 'denied',
       strategyId: runner.id,
       ref: event.ref,
       intentKind: event.intentKind,
+      ...(sym === undefined ? {} : { sym }),
       source: 'venue',
       check: `venue.${event.code}`,
       reason: refusalReason(event, lookUp),
       ts: this.state.now(),
-    });
+    };
   }
 
   /**

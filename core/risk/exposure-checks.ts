@@ -160,9 +160,11 @@ function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefi
 
 /**
  * Gross exposure after the order stays within maxGrossExposure: the current gross exposure (each
- * position at its mark, see `RiskView.grossExposure`) plus what the order and the open orders
- * that can add to a position would add if they filled (see {@link exposureAfter}: at portfolio
- * scope every strategy's open orders, at strategy scope the strategy's own). An order that
+ * position of the account at its mark, see `RiskView.grossExposure`, at either scope: a
+ * strategy's limit counts the positions of every sym and strategy too) plus what the order and
+ * the open orders that can add to a position would add if they filled (see {@link exposureAfter}:
+ * at portfolio scope every strategy's open orders, at strategy scope the strategy's own). The
+ * denial says how much of the total the positions are. An order that
  * reduces passes. Cost per intent while the limit is set: one walk over the open orders in scope
  * on numbers; the exact Decimal walk only when that over-estimate reaches the limit.
  */
@@ -200,9 +202,14 @@ export const maxGrossExposureCheck: RiskCheck = {
       );
     }
     if (after.lessThanOrEqualTo(max)) return undefined;
+    // The positions are the account's at either scope (a strategy's limit counts them too).
+    const counted =
+      scope === 'strategy'
+        ? `positions ${current.toFixed()} account-wide, on every sym and of every strategy, with this order and strategy ${strategyId}'s open orders`
+        : `positions ${current.toFixed()}, with this order and every strategy's open orders`;
     return deny(
       'maxGrossExposure',
-      `${intent.kind} ${intent.ref}: gross exposure would reach ${after.toFixed()} with open orders, over ${scopeLabel(input)}'s maxGrossExposure ${max.toFixed()}`,
+      `${intent.kind} ${intent.ref}: gross exposure would reach ${after.toFixed()} (${counted}), over ${scopeLabel(input)}'s maxGrossExposure ${max.toFixed()}`,
     );
   },
 };

@@ -59,7 +59,7 @@ export const riskLimitsSchema = z
     maxGrossExposure: positiveDecimal
       .optional()
       .describe(
-        "Largest gross exposure in the settlement asset if the order and the open orders that can add to a position filled: the sum over syms of |position| * contractSize * the mark price now, each leg's open buys and sells (at their limit price, a market order at the reference price; one with a modify in flight, acknowledged or not, at the larger of its qty and price and the modify's; the order's own among them) netted against its position the way that makes it largest. At the top level every strategy's open orders count, under strategies[] the strategy's own. Orders that reduce pass.",
+        "Largest gross exposure in the settlement asset if the order and the open orders that can add to a position filled: the sum over syms of |position| * contractSize * the mark price now, each leg's open buys and sells (at their limit price, a market order at the reference price; one with a modify in flight, acknowledged or not, at the larger of its qty and price and the modify's; the order's own among them) netted against its position the way that makes it largest. The positions are the account's at both levels (under strategies[] too: every sym's, whichever strategy opened it); at the top level every strategy's open orders count, under strategies[] the strategy's own. Orders that reduce pass; a denial says how much of the total the positions are.",
       ),
     maxOpenOrders: z
       .number()

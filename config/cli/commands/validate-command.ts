@@ -7,6 +7,7 @@ import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
   cleartextVenueUrlWarnings,
   formatConfigProblem,
+  livePortfolioWarnings,
   type OverrideArg,
   type StrategyParamsRegistry,
   unusedSectionWarnings,
@@ -79,6 +80,7 @@ export async function validateCommand(
   for (const warning of await recordingSymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of await warmUpHistorySymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of unusedSectionWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
+  for (const warning of livePortfolioWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of cleartextVenueUrlWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of ignoredLeverageWarnings(loaded.config, loaded.source))
     io.stdout.write(`  ⚠ ${warning}\n`);

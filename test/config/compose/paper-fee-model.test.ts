@@ -36,7 +36,9 @@ describe('a paper report names the fee rates its venue charged, as a backtest re
       '',
     );
     expect(rates).toMatch(
-      new RegExp(`^${BTC}: maker [0-9.]+ bps, taker [0-9.]+ bps\\. Sub-portfolio markup 1\\.25 bps`),
+      new RegExp(
+        `^${BTC}: maker [0-9.]+ bps, taker [0-9.]+ bps\\. Sub-portfolio markup 1\\.25 bps \\(of sub1, the portfolio the run trades in\\) on every rate`,
+      ),
     );
     expect(paper.meta.feeModel).toEqual({
       name: 'venue',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { specsWithFees, subPortfolioMarkupOf } from '../../../config/compose/sim-models.ts';
+import { specsWithFees, subPortfolioMarkupOf, subPortfolioOf } from '../../../config/compose/sim-models.ts';
 import { parseConfigText } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
 import { D } from '../../../core/model/index.ts';
@@ -66,5 +66,10 @@ describe('fee model from the config', () => {
     // 1.25 bps = 1.25 / 10 000
     expect(subPortfolioMarkupOf(inSubPortfolio('1.25'))?.toFixed()).toBe('0.000125');
     expect(subPortfolioMarkupOf(configWith('{ model: instrument }'))).toBeUndefined();
+  });
+
+  it('names the sub-portfolio the strategies trade in, none for the main portfolio', () => {
+    expect(subPortfolioOf(inSubPortfolio('0'))).toBe('sub1');
+    expect(subPortfolioOf(configWith('{ model: instrument }'))).toBeUndefined();
   });
 });

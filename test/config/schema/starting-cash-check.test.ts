@@ -80,4 +80,32 @@ describe('starting cash of a paper run', () => {
     const eth = parseConfigText(PAPER_YAML.replace('BTC: 1', 'ETH: 1'), { file: 'paper.yaml', env: {} });
     expect(eth.ok ? [] : eth.problems.map((p) => p.message)).toEqual([]);
   });
+
+  /** The paper config trading these instruments (YAML list items) from 1000 USDT. */
+  function paperOf(instruments: string) {
+    const text = replaceLine(PAPER_YAML, '  - OKX_SPOT_ETH_USDT', instruments).replace(
+      '{ USDT: 1000, BTC: 1 }',
+      '{ USDT: 1000 }',
+    );
+    return parseConfigText(text, { file: 'paper.yaml', env: {} });
+  }
+
+  it('refuses a US equity beside a USDT instrument on USDT cash, with the way out a backtest gives', () => {
+    const mixed = paperOf('  - OKX_SPOT_ETH_USDT\n  - US_EQUITY_AAPL');
+    expect(mixed.ok ? [] : mixed.problems.map((p) => [p.message, p.line])).toEqual([
+      [
+        "US_EQUITY_AAPL settles in USD, but the run's account is in USDT (paper.startingCash): a run keeps one account in one currency, so set overrides.settleAsset: USDT on it to count USD as USDT one for one, or run it apart with its cash in USD",
+        4,
+      ],
+    ]);
+    const overridden = paperOf(
+      '  - OKX_SPOT_ETH_USDT\n  - { sym: US_EQUITY_AAPL, overrides: { settleAsset: USDT } }',
+    );
+    expect(overridden.ok ? [] : overridden.problems.map((p) => p.message)).toEqual([]);
+  });
+
+  it('takes US equities alone on USDT cash, which the paper venue counts one for one with USD', () => {
+    const equities = paperOf('  - US_EQUITY_AAPL\n  - US_EQUITY_SPY');
+    expect(equities.ok ? [] : equities.problems.map((p) => p.message)).toEqual([]);
+  });
 });

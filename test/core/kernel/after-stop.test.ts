@@ -7,7 +7,7 @@ import { COMMAND_OUTCOME_UNKNOWN } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aKernelRig, aRecordingKernelRig } from '../../kit/kernel-builders.ts';
-import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anOrderUpdate, aPositionUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
@@ -88,7 +88,7 @@ describe('kernel: events after stop', () => {
     expect(folded).toEqual(['order CANCELLED']);
   });
 
-  it('puts an onStop cancel refused after stop back to the venue word, with no denial and no look-up', async () => {
+  it('puts an onStop cancel refused after stop back to the venue word, reports it as a denial the strategy is not told of, and looks nothing up', async () => {
     const seen: string[] = [];
     const { kernel, port, denials } = aStartedBidder(seen);
     kernel.stop();
@@ -104,9 +104,53 @@ describe('kernel: events after stop', () => {
     });
     await flushPromises();
     expect(kernel.state.orderByRef('s-1')?.orderState).toBe('OPEN');
-    expect(denials).toEqual([]);
+    expect(denials.map((d) => [d.strategyId, d.ref, d.intentKind, d.source, d.check])).toEqual([
+      ['s', cancelRef, 'cancelOrder', 'venue', `venue.${COMMAND_OUTCOME_UNKNOWN}`],
+    ]);
     expect(port.lookups).toEqual([]);
     expect(seen.at(-1)).toBe('onStop');
+  });
+
+  it("reports an onStop close the venue refuses after stop as its sender's denial, without telling it", async () => {
+    const seen: string[] = [];
+    const closer = defineStrategy({
+      name: 'stop-closer',
+      params: z.object({}),
+      onDenied: (_ctx, denial) => {
+        seen.push(`onDenied ${denial.check}`);
+      },
+      onStop: (ctx) => ctx.order.closePosition(BTC),
+    });
+    const { kernel, port, denials } = aRecordingKernelRig([{ id: 'c', strategy: closer }]);
+    port.emit(aPositionUpdate(0, '1'));
+    kernel.stop();
+    const close = port.submitted[0]?.intent;
+    expect(close?.kind).toBe('closePosition');
+    kernel.push({
+      kind: 'commandRejected',
+      ts: 2_000,
+      recvTs: 2_000,
+      ref: close?.ref ?? '',
+      intentKind: 'closePosition',
+      code: 401023,
+      message: 'insufficient margin',
+    });
+    await flushPromises();
+    expect(denials).toEqual([
+      {
+        kind: 'denied',
+        strategyId: 'c',
+        ref: close?.ref,
+        intentKind: 'closePosition',
+        sym: BTC,
+        source: 'venue',
+        check: 'venue.401023',
+        reason:
+          'the venue refused closePosition c-1: insufficient margin (code 401023); it came after the stop, so the strategy was not told',
+        ts: 0,
+      },
+    ]);
+    expect(seen).toEqual([]);
   });
 
   it('drops market data pushed after stop: no hook, no fold', () => {

@@ -5,7 +5,7 @@ import { defineStrategy } from '../../../core/kernel/index.ts';
 import type { Dec } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { anAccountUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anAccountUpdate, aPositionUpdate, aQuote, BTC, ETH } from '../../kit/kernel-events.ts';
 
 const bigOrder = (ctx: StrategyContext<unknown, unknown>) =>
   ctx.order.limit({ sym: BTC, side: 'BUY', qty: 10, price: 100 });
@@ -136,9 +136,48 @@ describe('kernel: denials are events, never exceptions', () => {
       code: 401023,
       message: 'insufficient margin',
     });
-    expect(rig.denials.map((d) => [d.strategyId, d.source, d.check])).toEqual([
-      ['b', 'venue', 'venue.401023'],
+    expect(rig.denials.map((d) => [d.strategyId, d.source, d.check, d.sym])).toEqual([
+      ['b', 'venue', 'venue.401023', undefined],
     ]);
+  });
+
+  it('names the sym of a refused command, which the venue only echoes by reference', () => {
+    const seen: (string | undefined)[] = [];
+    const strategy = defineStrategy({
+      name: 'closer',
+      params: z.object({}),
+      onQuote: (ctx, quote) => {
+        if (quote.ts === 1) return ctx.order.closePosition(BTC);
+        if (quote.ts === 2) return ctx.order.closePositions([BTC, ETH]);
+        return undefined;
+      },
+      onDenied: (_ctx, denial) => {
+        seen.push(denial.sym);
+      },
+    });
+    const rig = aKernelRig([{ id: 'c', strategy }]);
+    rig.kernel.push(aPositionUpdate(0, '1'));
+    rig.market.next(aQuote(1, 100));
+    rig.market.next(aQuote(2, 100));
+    expect(rig.venue.submitted.map((c) => c.intent.kind)).toEqual(['closePosition', 'closePositions']);
+    for (const [ref, intentKind] of [
+      ['c-1', 'closePosition'],
+      ['c-2', 'closePositions'],
+    ] as const)
+      rig.kernel.push({
+        kind: 'commandRejected',
+        ts: 3,
+        recvTs: 3,
+        ref,
+        intentKind,
+        code: 401097,
+        message: 'no position',
+      });
+    expect(rig.denials.map((d) => [d.ref, d.sym])).toEqual([
+      ['c-1', BTC],
+      ['c-2', `${BTC} ${ETH}`],
+    ]);
+    expect(seen).toEqual([BTC, `${BTC} ${ETH}`]);
   });
 
   it('halts a strategy whose hook throws, reports the fault, and keeps the others running', () => {

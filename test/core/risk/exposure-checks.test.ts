@@ -160,9 +160,22 @@ describe('exposure limits', () => {
     it('denies an order that would take gross exposure over the limit', () => {
       const view = aRiskView();
       view.gross = D('9500');
-      expectDenied('maxGrossExposure', aLimitOrder({ qty: D('6') }), view, {
+      const reason = expectDenied('maxGrossExposure', aLimitOrder({ qty: D('6') }), view, {
         limits: { maxGrossExposure: '10000' },
       });
+      expect(reason).toBe(
+        "placeOrder ref-1: gross exposure would reach 10100 (positions 9500, with this order and every strategy's open orders), over the portfolio's maxGrossExposure 10000",
+      );
+    });
+    it("says a strategy's limit counted the positions of the whole account", () => {
+      const view = aRiskView();
+      view.gross = D('9500');
+      const reason = expectDenied('maxGrossExposure', aLimitOrder({ qty: D('6') }), view, {
+        strategies: { s1: { maxGrossExposure: 10000 } },
+      });
+      expect(reason).toBe(
+        "placeOrder ref-1: gross exposure would reach 10100 (positions 9500 account-wide, on every sym and of every strategy, with this order and strategy s1's open orders), over strategy s1's maxGrossExposure 10000",
+      );
     });
     it('denies when the state cannot report gross exposure', () => {
       const view = aRiskView();
