@@ -3,6 +3,9 @@
  * by hand from these texts: keep every line where it is, or update the tests with it.
  */
 
+import { type ConfigParseResult, formatConfigProblem, parseConfigText } from '../../config/loader/index.ts';
+import type { KeelConfig } from '../../config/schema/index.ts';
+
 /** A valid backtest config, 14 lines. */
 export const BACKTEST_YAML = `mode: backtest
 instruments:
@@ -49,4 +52,39 @@ export function replaceLine(text: string, line: string, replacement: string): st
   if (replacement === '') lines.splice(at, 1);
   else lines[at] = replacement;
   return lines.join('\n');
+}
+
+/** {@link LIVE_YAML}'s last venue line: a line put after it lands in the venue section, as line 6. */
+const LIVE_API_SECRET_LINE = `  apiSecret: \${T_SECRET}`;
+
+/**
+ * {@link LIVE_YAML} with one more line in its venue section (line 6), or as it is.
+ * @param venueLine - the line, indented as a venue key (e.g. `  wsOpenTimeoutMs: 3000`)
+ * @returns the config text
+ */
+export function liveYamlWith(venueLine?: string): string {
+  return venueLine === undefined
+    ? LIVE_YAML
+    : replaceLine(LIVE_YAML, LIVE_API_SECRET_LINE, `${LIVE_API_SECRET_LINE}\n${venueLine}`);
+}
+
+/**
+ * Parses a live config text as `live.yaml` with {@link LIVE_ENV}.
+ * @param text - the config text
+ * @returns the parse result
+ */
+export function parseLiveYaml(text: string): ConfigParseResult {
+  return parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV, overrides: [] });
+}
+
+/**
+ * The validated config of {@link liveYamlWith}.
+ * @param venueLine - the extra venue line, if any
+ * @returns the config
+ * @throws Error naming the problems when it does not validate
+ */
+export function liveConfigWith(venueLine?: string): KeelConfig {
+  const result = parseLiveYaml(liveYamlWith(venueLine));
+  if (!result.ok) throw new Error(result.problems.map(formatConfigProblem).join('\n'));
+  return result.config;
 }

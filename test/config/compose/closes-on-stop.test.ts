@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { awaitClosesOnStop } from '../../../config/compose/closes-on-stop.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import type { ExecutionEvent, Order } from '../../../core/model/index.ts';
 import { D } from '../../../core/model/index.ts';
 import type { TimerPort } from '../../../core/venue/index.ts';
 import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
-import { anOrderUpdate, aPositionUpdate, BTC } from '../../kit/kernel-events.ts';
-import { anOrder } from '../../kit/order-builders.ts';
+import { aPositionUpdate, BTC } from '../../kit/kernel-events.ts';
+import { aFillOf, anUpdateOf, type FilledOrder } from '../../kit/venue-fill-events.ts';
 
 const flushPromises = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
@@ -44,43 +43,12 @@ function aManualTimer() {
   return { port, armed };
 }
 
-function closeOrder(overrides: Partial<Order> = {}): Order {
-  return anOrder({
-    orderId: 'v-close',
-    clientOrderId: 'paper-close-1',
-    side: 'SELL',
-    orderType: 'MARKET',
-    orderState: 'NEW',
-    orderQty: D(10),
-    limitPrice: D(0),
-    reduceOnly: true,
-    createAt: 2,
-    updateAt: 2,
-    ...overrides,
-  });
-}
-
-const closeFill: ExecutionEvent = {
-  kind: 'execution',
-  ts: 3,
-  recvTs: 3,
-  execution: {
-    transactionId: 't-1',
-    portfolioId: 'p',
-    orderId: 'v-close',
-    clientOrderId: 'paper-close-1',
-    sym: BTC,
-    side: 'SELL',
-    positionSide: 'NONE',
-    quantity: D(10),
-    price: D(100),
-    fee: D(0),
-    feeCoin: 'USDT',
-    rebate: D(0),
-    rpnl: D(0),
-    execType: 'TAKER',
-    timestamp: 3,
-  },
+/** The venue's close of the 10 BTC, named as the paper venue names it. */
+const CLOSE: FilledOrder = {
+  orderId: 'v-close',
+  clientOrderId: 'paper-close-1',
+  side: 'SELL',
+  reduceOnly: true,
 };
 
 describe('waiting at stop for the closes the strategies sent', () => {
@@ -94,11 +62,11 @@ describe('waiting at stop for the closes the strategies sent', () => {
     await flushPromises();
     expect(timer.armed.map((t) => t.ms)).toEqual([5_000]);
     // The close's order is seen, open: its fill may still come.
-    port.emit(anOrderUpdate(closeOrder()));
+    port.emit(anUpdateOf(CLOSE, '10', 2));
     await flushPromises();
     expect(over).toBe(false);
-    port.emit(anOrderUpdate(closeOrder({ orderState: 'FILLED', updateAt: 3 })));
-    port.emit(closeFill);
+    port.emit(anUpdateOf(CLOSE, '10', 3, { orderState: 'FILLED', executedQty: D(10) }));
+    port.emit(aFillOf(CLOSE, '10', 3));
     await waiting;
     expect(over).toBe(true);
     expect(timer.armed.map((t) => [t.ms, t.cancelled])).toEqual([[5_000, true]]);
@@ -111,7 +79,7 @@ describe('waiting at stop for the closes the strategies sent', () => {
     const waiting = awaitClosesOnStop(kernel, 2_000, timer.port).then(() => {
       over = true;
     });
-    port.emit(anOrderUpdate(closeOrder()));
+    port.emit(anUpdateOf(CLOSE, '10', 2));
     await flushPromises();
     expect(over).toBe(false);
     timer.armed[0]?.fire();

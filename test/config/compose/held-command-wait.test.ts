@@ -3,14 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { heldCommandWaitOf } from '../../../config/compose/held-command-wait.ts';
 import { connectVenueSession } from '../../../config/compose/venue-session-connection.ts';
 import type { VenueSessionOptions } from '../../../config/compose/venue-session-options.ts';
-import {
-  type ConfigParseResult,
-  formatConfigProblem,
-  parseConfigText,
-} from '../../../config/loader/index.ts';
+import { formatConfigProblem } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
 import type { LiveExecutionOptions } from '../../../core/venue/index.ts';
-import { LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
+import { liveConfigWith, liveYamlWith, parseLiveYaml } from '../../kit/config-texts.ts';
 
 /** The options every live execution client of this file was built with. */
 const built = vi.hoisted((): LiveExecutionOptions[] => []);
@@ -25,28 +21,15 @@ vi.mock('../../../core/venue/live/live-execution-client.ts', async (importOrigin
   return { ...original, LiveExecutionClient: Recorded };
 });
 
-const API_SECRET_LINE = `  apiSecret: \${T_SECRET}`;
 const RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
-
-function parseLive(text: string): ConfigParseResult {
-  return parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV, overrides: [] });
-}
-
-function liveConfig(heldCommandWaitLine?: string): KeelConfig {
-  const text =
-    heldCommandWaitLine === undefined
-      ? LIVE_YAML
-      : replaceLine(LIVE_YAML, API_SECRET_LINE, `${API_SECRET_LINE}\n${heldCommandWaitLine}`);
-  const result = parseLive(text);
-  if (!result.ok) throw new Error(result.problems.map(formatConfigProblem).join('\n'));
-  return result.config;
-}
 
 describe('venue.heldCommandWaitMs: how long a modify or cancel waits for its order’s ack', () => {
   it('is 10 s unless the config says otherwise, and reaches the live venue’s options', () => {
-    expect(liveConfig().venue?.heldCommandWaitMs).toBe(10_000);
-    expect(heldCommandWaitOf(liveConfig())).toEqual({ heldCommandWaitMs: 10_000 });
-    expect(heldCommandWaitOf(liveConfig('  heldCommandWaitMs: 3000'))).toEqual({ heldCommandWaitMs: 3_000 });
+    expect(liveConfigWith().venue?.heldCommandWaitMs).toBe(10_000);
+    expect(heldCommandWaitOf(liveConfigWith())).toEqual({ heldCommandWaitMs: 10_000 });
+    expect(heldCommandWaitOf(liveConfigWith('  heldCommandWaitMs: 3000'))).toEqual({
+      heldCommandWaitMs: 3_000,
+    });
   });
 
   it('leaves the client its default without a venue section (the embedded paper venue)', () => {
@@ -60,8 +43,8 @@ describe('venue.heldCommandWaitMs: how long a modify or cancel waits for its ord
     ['2500.5', 'must be a whole number, not the number 2500.5'],
     ['later', 'must be a number, not the string "later"'],
   ])('refuses %s in one sentence that says why, at the value’s YAML path and line', (value, why) => {
-    const text = replaceLine(LIVE_YAML, API_SECRET_LINE, `${API_SECRET_LINE}\n  heldCommandWaitMs: ${value}`);
-    const result = parseLive(text);
+    const text = liveYamlWith(`  heldCommandWaitMs: ${value}`);
+    const result = parseLiveYaml(text);
     expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
       `✖ venue.heldCommandWaitMs ${why} → at venue.heldCommandWaitMs (live.yaml:6:22)`,
     ]);
@@ -69,7 +52,7 @@ describe('venue.heldCommandWaitMs: how long a modify or cancel waits for its ord
 
   it('reaches the execution client of a session’s venue connection', async () => {
     const options = {
-      config: liveConfig('  heldCommandWaitMs: 3000'),
+      config: liveConfigWith('  heldCommandWaitMs: 3000'),
       instruments: [],
       lockstep: false,
       logger: pino({ level: 'silent' }),

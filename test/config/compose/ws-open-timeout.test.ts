@@ -3,33 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectVenueSession } from '../../../config/compose/venue-session-connection.ts';
 import type { VenueSessionOptions } from '../../../config/compose/venue-session-options.ts';
 import { wsOpenTimeoutOf } from '../../../config/compose/ws-open-timeout.ts';
-import {
-  type ConfigParseResult,
-  formatConfigProblem,
-  parseConfigText,
-} from '../../../config/loader/index.ts';
+import { formatConfigProblem } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
 import { createLiveVenue, hmacSigner, type LiveVenue, VenueTimeoutError } from '../../../core/venue/index.ts';
-import { LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
+import { liveConfigWith, liveYamlWith, parseLiveYaml } from '../../kit/config-texts.ts';
 import { fakeTimer } from '../../kit/venue-fake-timer.ts';
 import { type FakeVenueWs, startFakeVenueWs } from '../../kit/venue-ws-server.ts';
 
-const API_SECRET_LINE = `  apiSecret: \${T_SECRET}`;
 const RULE = 'must be a whole number of ms from 1000 (1 s) to 120000 (2 min)';
-
-function parseLive(text: string): ConfigParseResult {
-  return parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV, overrides: [] });
-}
-
-function liveConfig(wsOpenTimeoutLine?: string): KeelConfig {
-  const text =
-    wsOpenTimeoutLine === undefined
-      ? LIVE_YAML
-      : replaceLine(LIVE_YAML, API_SECRET_LINE, `${API_SECRET_LINE}\n${wsOpenTimeoutLine}`);
-  const result = parseLive(text);
-  if (!result.ok) throw new Error(result.problems.map(formatConfigProblem).join('\n'));
-  return result.config;
-}
 
 describe('venue.wsOpenTimeoutMs: how long a WebSocket connection attempt may take to open', () => {
   const opened: Array<{ live: LiveVenue; sockets: FakeVenueWs[] }> = [];
@@ -41,8 +22,8 @@ describe('venue.wsOpenTimeoutMs: how long a WebSocket connection attempt may tak
   });
 
   it('is 10 s unless the config says otherwise', () => {
-    expect(liveConfig().venue?.wsOpenTimeoutMs).toBe(10_000);
-    expect(wsOpenTimeoutOf(liveConfig('  wsOpenTimeoutMs: 3000'))).toEqual({ openTimeoutMs: 3_000 });
+    expect(liveConfigWith().venue?.wsOpenTimeoutMs).toBe(10_000);
+    expect(wsOpenTimeoutOf(liveConfigWith('  wsOpenTimeoutMs: 3000'))).toEqual({ openTimeoutMs: 3_000 });
   });
 
   it('leaves the clients their default without a venue section (the embedded paper venue)', () => {
@@ -56,8 +37,8 @@ describe('venue.wsOpenTimeoutMs: how long a WebSocket connection attempt may tak
     ['1500.5', 'must be a whole number, not the number 1500.5'],
     ['soon', 'must be a number, not the string "soon"'],
   ])('refuses %s in one sentence that says why, at the value', (value, why) => {
-    const text = replaceLine(LIVE_YAML, API_SECRET_LINE, `${API_SECRET_LINE}\n  wsOpenTimeoutMs: ${value}`);
-    const result = parseLive(text);
+    const text = liveYamlWith(`  wsOpenTimeoutMs: ${value}`);
+    const result = parseLiveYaml(text);
     expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
       `✖ venue.wsOpenTimeoutMs ${why} → at venue.wsOpenTimeoutMs (live.yaml:6:20)`,
     ]);
@@ -76,7 +57,7 @@ describe('venue.wsOpenTimeoutMs: how long a WebSocket connection attempt may tak
       timer,
       random: { next: () => 0 },
       logger: pino({ level: 'silent' }),
-      ...wsOpenTimeoutOf(liveConfig('  wsOpenTimeoutMs: 3000')),
+      ...wsOpenTimeoutOf(liveConfigWith('  wsOpenTimeoutMs: 3000')),
     });
     opened.push({ live, sockets: [privateVenue, marketVenue] });
     const outcomes: unknown[] = [];
@@ -104,7 +85,7 @@ describe('venue.wsOpenTimeoutMs: how long a WebSocket connection attempt may tak
     privateVenue.hangUpgrades = 1;
     marketVenue.hangUpgrades = 1;
     const options = {
-      config: liveConfig('  wsOpenTimeoutMs: 1000'),
+      config: liveConfigWith('  wsOpenTimeoutMs: 1000'),
       instruments: [],
       lockstep: false,
       logger: pino({ level: 'silent' }),
