@@ -82,6 +82,11 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly unknownOrders: UnknownOrderLookups;
   /** Modifies and cancels held until the venue acknowledged their orders (at most `heldCommandWaitMs`). */
   private readonly heldActions: HeldOrderActions;
+  /**
+   * How long a modify or cancel of an order the venue has not acknowledged waits for that before it
+   * is sent anyway, in ms: `LiveExecutionOptions.heldCommandWaitMs`, or the default (10 s).
+   */
+  readonly heldCommandWaitMs: number;
   /** Fills that came without any update of their order, whose order is looked up after a while. */
   private readonly fillsWithoutOrder: FillsWithoutOrder;
   private readonly timer: TimerPort;
@@ -183,10 +188,11 @@ export class LiveExecutionClient implements ExecutionPort {
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
     });
+    this.heldCommandWaitMs = options.heldCommandWaitMs ?? DEFAULT_HELD_COMMAND_WAIT_MS;
     this.heldActions = new HeldOrderActions({
       placement: this.placement,
       timer: this.timer,
-      waitMs: options.heldCommandWaitMs ?? DEFAULT_HELD_COMMAND_WAIT_MS,
+      waitMs: this.heldCommandWaitMs,
       logger: this.logger,
     });
     this.reconciliations = new ReconciliationRuns({

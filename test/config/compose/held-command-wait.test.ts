@@ -1,25 +1,11 @@
 import { pino } from 'pino';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { heldCommandWaitOf } from '../../../config/compose/held-command-wait.ts';
 import { connectVenueSession } from '../../../config/compose/venue-session-connection.ts';
 import type { VenueSessionOptions } from '../../../config/compose/venue-session-options.ts';
 import { formatConfigProblem } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
-import type { LiveExecutionOptions } from '../../../core/venue/index.ts';
 import { liveConfigWith, liveYamlWith, parseLiveYaml } from '../../kit/config-texts.ts';
-
-/** The options every live execution client of this file was built with. */
-const built = vi.hoisted((): LiveExecutionOptions[] => []);
-vi.mock('../../../core/venue/live/live-execution-client.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../core/venue/live/live-execution-client.ts')>();
-  class Recorded extends original.LiveExecutionClient {
-    constructor(options: LiveExecutionOptions) {
-      built.push(options);
-      super(options);
-    }
-  }
-  return { ...original, LiveExecutionClient: Recorded };
-});
 
 const RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
 
@@ -66,7 +52,6 @@ describe('venue.heldCommandWaitMs: how long a modify or cancel waits for its ord
         label: 'test venue',
       },
     } as unknown as VenueSessionOptions;
-    built.length = 0;
     const { live } = connectVenueSession({
       options,
       recorder: undefined,
@@ -76,6 +61,6 @@ describe('venue.heldCommandWaitMs: how long a modify or cancel waits for its ord
       },
     });
     await live.stop(0);
-    expect(built.map((o) => o.heldCommandWaitMs)).toEqual([3_000]);
+    expect(live.execution.heldCommandWaitMs).toBe(3_000);
   });
 });
