@@ -115,7 +115,7 @@ export {
   trailingStopRecordSchema,
 } from './result/activity-schemas.ts';
 export type { AlgoOrderRecord, AlgoOrderStep } from './result/algo-order-record.ts';
-export { isFinalAlgoState, nextAlgoOrderRecord } from './result/algo-order-record.ts';
+export { nextAlgoOrderRecord } from './result/algo-order-record.ts';
 export type {
   BacktestMeta,
   BacktestResult,

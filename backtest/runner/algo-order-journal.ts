@@ -1,8 +1,7 @@
-import type { AlgoOrder } from '../../core/model/index.ts';
+import { type AlgoOrder, isFinalAlgoState } from '../../core/model/index.ts';
 import {
   ALGO_ORDER_CODEC,
   type AlgoOrderRecord,
-  isFinalAlgoState,
   nextAlgoOrderRecord,
   type RecordLog,
   type SpillDirectory,

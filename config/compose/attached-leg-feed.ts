@@ -1,6 +1,11 @@
 import { type Observable, Subject } from 'rxjs';
-import { isFinalAlgoState } from '../../backtest/report/index.ts';
-import { type AlgoOrder, isFinalOrderState, type Order, type UserEvent } from '../../core/model/index.ts';
+import {
+  type AlgoOrder,
+  isFinalAlgoState,
+  isFinalOrderState,
+  type Order,
+  type UserEvent,
+} from '../../core/model/index.ts';
 
 /**
  * The order whose legs the venue is asked for: a session's order that carried tp / sl (its record,

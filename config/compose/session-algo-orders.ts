@@ -1,11 +1,7 @@
-import {
-  type AlgoOrderRecord,
-  isFinalAlgoState,
-  type RecordLog,
-  type SpillDirectory,
-} from '../../backtest/report/index.ts';
+import type { AlgoOrderRecord, RecordLog, SpillDirectory } from '../../backtest/report/index.ts';
 import { AlgoOrderJournal, type CreationOrderJournalOptions } from '../../backtest/runner/index.ts';
 import type { AlgoOrder, Order } from '../../core/model/index.ts';
+import { isFinalAlgoState } from '../../core/model/index.ts';
 
 /** How the venue is asked about an open algo order: by the session's reference, else by the venue's id. */
 export type OpenAlgoRef = { readonly clientAlgoOrderId: string } | { readonly algoOrderId: string };

@@ -1,6 +1,6 @@
 import { isNewerOrderUpdate } from '../execution/index.ts';
 import type { AlgoOrder, Order } from '../model/index.ts';
-import { isFinalOrderState } from '../model/index.ts';
+import { isFinalAlgoState, isFinalOrderState } from '../model/index.ts';
 import { AlgoChildrenAwaiting, type AwaitingAlgoChild } from './algo-children-awaiting.ts';
 import { orderKey } from './order-keys.ts';
 import {
@@ -11,8 +11,6 @@ import {
 } from './order-lineage.ts';
 import { generatedRefOwner } from './ref-adoption.ts';
 import { RetentionQueue } from './retention-queue.ts';
-
-const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
 
 /**
  * Orders and algo orders by venue id and by caller reference (clientOrderId), with the strategy
@@ -239,7 +237,7 @@ export class OrderRegistry implements LineageLookups {
    */
   applyAlgo(algo: AlgoOrder): boolean {
     const previous = this.algoByRef.get(algo.clientAlgoOrderId);
-    if (previous !== undefined && (ALGO_FINAL.has(previous.state) || algo.updateAt < previous.updateAt)) {
+    if (previous !== undefined && (isFinalAlgoState(previous.state) || algo.updateAt < previous.updateAt)) {
       return false;
     }
     if (!this.owners.has(algo.clientAlgoOrderId))
@@ -253,7 +251,7 @@ export class OrderRegistry implements LineageLookups {
       this.handDown(algo);
     }
     const wasOpen = this.openAlgo.get(algo.clientAlgoOrderId);
-    if (!ALGO_FINAL.has(algo.state)) {
+    if (!isFinalAlgoState(algo.state)) {
       this.openAlgo.set(algo.clientAlgoOrderId, algo);
       if (wasOpen === undefined) this.legOpened(algo.attachedOrderId);
       return true;
@@ -383,7 +381,7 @@ export class OrderRegistry implements LineageLookups {
   /** Forgets a finished algo order (its child orders already hold their own owner). */
   private forgetAlgo(ref: string): void {
     const algo = this.algoByRef.get(ref);
-    if (algo === undefined || !ALGO_FINAL.has(algo.state)) return;
+    if (algo === undefined || !isFinalAlgoState(algo.state)) return;
     this.algoByRef.delete(ref);
     if (this.algoByVenueId.get(algo.algoOrderId) === algo) this.algoByVenueId.delete(algo.algoOrderId);
     this.owners.delete(ref);

@@ -2,6 +2,7 @@ import {
   type CancelAlgoOrderIntent,
   type CancelOrdersIntent,
   type CommandRejectedEvent,
+  isFinalAlgoState,
   isFinalOrderState,
   showsNoOpenOrder,
   type UserEvent,
@@ -80,9 +81,6 @@ interface AwaitingWord {
   /** The run's time of the refusal, epoch ms. */
   readonly refusedAt: number;
 }
-
-/** The algo order states in which an algo order is no longer open. */
-const ALGO_ENDED = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
 
 /**
  * Keel's own cancels of a strategy's orders (a fault's or a kill switch's sweep) that the venue
@@ -165,7 +163,7 @@ export class SweepRetries {
       open = !isFinalOrderState(event.order.orderState);
     } else if (event.kind === 'algoOrder') {
       ref = event.algoOrder.clientAlgoOrderId;
-      open = !ALGO_ENDED.has(event.algoOrder.state);
+      open = !isFinalAlgoState(event.algoOrder.state);
     } else return;
     const waiting = this.awaitingWord.get(ref);
     if (waiting === undefined) return;

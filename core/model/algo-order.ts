@@ -20,6 +20,17 @@ export type AlgoConditionType = (typeof ALGO_CONDITION_TYPES)[number];
 /** Algo order state. */
 export type AlgoOrderState = 'NEW' | 'TRIGGERED' | 'CANCELLED' | 'FAILED';
 
+/** The states after which an algo order never changes again. */
+const FINAL_ALGO_STATES: ReadonlySet<AlgoOrderState> = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
+
+/**
+ * @param state - an algo order state
+ * @returns whether the algo order is done (fired, cancelled or failed)
+ */
+export function isFinalAlgoState(state: AlgoOrderState): boolean {
+  return FINAL_ALGO_STATES.has(state);
+}
+
 /** A conditional (algo) order held by the venue until its trigger fires. */
 export interface AlgoOrder {
   readonly algoOrderId: string;

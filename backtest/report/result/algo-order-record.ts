@@ -1,15 +1,9 @@
-import type { AlgoOrder, AlgoOrderState, Dec } from '../../../core/model/index.ts';
-
-/** The states after which an algo order never changes again. */
-const FINAL_ALGO_STATES: ReadonlySet<AlgoOrderState> = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
-
-/**
- * @param state - an algo order state
- * @returns whether the algo order is done (fired, cancelled or failed)
- */
-export function isFinalAlgoState(state: AlgoOrderState): boolean {
-  return FINAL_ALGO_STATES.has(state);
-}
+import {
+  type AlgoOrder,
+  type AlgoOrderState,
+  type Dec,
+  isFinalAlgoState,
+} from '../../../core/model/index.ts';
 
 /**
  * One step of an algo order's life: a state the venue reported, when, and the trigger, price and
