@@ -9,6 +9,7 @@ export {
   makePrivateDir,
   makePrivateDirSync,
   makePrivateSync,
+  openPrivateSync,
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
 } from './private-files.ts';

@@ -1,4 +1,4 @@
-import { chmodSync, fchmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { type FileHandle, mkdir } from 'node:fs/promises';
 
 /**
@@ -24,6 +24,14 @@ const MODES_APPLY = process.platform !== 'win32';
 const NO_MODES = new Set(['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP']);
 
 /**
+ * Lets an error of a file system that keeps no modes pass ({@link NO_MODES}); throws any other.
+ * @param error - what setting a mode threw
+ */
+function allowNoModes(error: unknown): void {
+  if (!NO_MODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+}
+
+/**
  * Sets an open file to {@link PRIVATE_FILE_MODE}, whatever mode it had: a file that already
  * existed (an earlier run's, a crashed write's temporary) keeps its mode when opened, and a mode
  * given at creation is narrowed by the umask only.
@@ -35,7 +43,7 @@ export function makePrivateSync(fd: number): void {
   try {
     fchmodSync(fd, PRIVATE_FILE_MODE);
   } catch (error) {
-    if (!NO_MODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    allowNoModes(error);
   }
 }
 
@@ -46,11 +54,7 @@ export function makePrivateSync(fd: number): void {
  */
 export async function makePrivate(handle: FileHandle): Promise<void> {
   if (!MODES_APPLY) return;
-  try {
-    await handle.chmod(PRIVATE_FILE_MODE);
-  } catch (error) {
-    if (!NO_MODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-  }
+  await handle.chmod(PRIVATE_FILE_MODE).catch(allowNoModes);
 }
 
 /**
@@ -63,8 +67,27 @@ export function makePathPrivateSync(path: string): void {
   try {
     chmodSync(path, PRIVATE_FILE_MODE);
   } catch (error) {
-    if (!NO_MODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    allowNoModes(error);
   }
+}
+
+/**
+ * Opens a file as `openSync` does, created {@link PRIVATE_FILE_MODE} and set to it when it existed
+ * ({@link makePrivateSync}); closed again when that fails.
+ * @param path - the file
+ * @param flags - how it is opened (`w`, `a`...)
+ * @returns its descriptor
+ * @throws the file system's error
+ */
+export function openPrivateSync(path: string, flags: 'a' | 'w'): number {
+  const fd = openSync(path, flags, PRIVATE_FILE_MODE);
+  try {
+    makePrivateSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
 }
 
 /**

@@ -1,7 +1,7 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TimerPort } from '../../core/venue/index.ts';
-import { makePrivateDirSync, makePrivateSync, PRIVATE_FILE_MODE } from '../files/index.ts';
+import { makePrivateDirSync, openPrivateSync } from '../files/index.ts';
 import { FileWriteError } from '../report/index.ts';
 import { type CommandName, isCommandName } from './command-table.ts';
 import type { Params } from './request-fields.ts';
@@ -116,9 +116,8 @@ export function savedText(path: string): string | undefined {
 export function writeWhole(path: string, text: string): void {
   const temporary = `${path}.tmp`;
   try {
-    const fd = openSync(temporary, 'w', PRIVATE_FILE_MODE);
+    const fd = openPrivateSync(temporary, 'w');
     try {
-      makePrivateSync(fd);
       // writeFileSync carries a write the file system cuts short on from where it stopped.
       writeFileSync(fd, text);
       fsyncSync(fd);

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { makePrivateSync, PRIVATE_FILE_MODE } from '../files/index.ts';
+import { openPrivateSync } from '../files/index.ts';
 import type { MessageSource } from './recorded-message.ts';
 import { type RecordingWarning, recordingWarning, warnToStderr } from './recording-errors.ts';
 import { isGzipPath, readRecordBatches, readSessionHeader } from './recording-reader.ts';
@@ -85,14 +85,14 @@ export class RecordingWriter {
       const header = await readSessionHeader(path);
       if (isGzipPath(path)) await RecordingWriter.repairGzipTail(path, warn);
       else cutTornTail(path, warn);
-      return new RecordingWriter(path, header, privateFd(path, 'a'), flushChars);
+      return new RecordingWriter(path, header, openPrivateSync(path, 'a'), flushChars);
     }
     return RecordingWriter.started(path, sessionHeader(init), flushChars);
   }
 
   /** A new file whose first line is this header, exactly as given. */
   private static started(path: string, header: SessionHeader, flushChars: number): RecordingWriter {
-    const writer = new RecordingWriter(path, header, privateFd(path, 'w'), flushChars);
+    const writer = new RecordingWriter(path, header, openPrivateSync(path, 'w'), flushChars);
     writer.pending = `${JSON.stringify(header)}\n`;
     writer.flush();
     return writer;
@@ -187,21 +187,6 @@ export class RecordingWriter {
       this.closed = true;
     }
   }
-}
-
-/**
- * Opens a recording readable by its owner only (0600): a session's holds the account's private
- * stream. A file that existed (written over, appended to) is set to it too.
- */
-function privateFd(path: string, flags: 'a' | 'w'): number {
-  const fd = openSync(path, flags, PRIVATE_FILE_MODE);
-  try {
-    makePrivateSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-  return fd;
 }
 
 /** Cuts a plain recording back to its last newline, so appended lines start on a fresh line. */

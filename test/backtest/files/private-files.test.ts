@@ -8,6 +8,7 @@ import {
   makePrivateDir,
   makePrivateDirSync,
   makePrivateSync,
+  openPrivateSync,
 } from '../../../backtest/files/index.ts';
 import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
@@ -15,10 +16,10 @@ import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 const aDir = tempDirsRemovedAfterEach('keel-private-files-');
 
 describe.skipIf(!POSIX_MODES)('private files', () => {
-  it('sets a file that existed with a wider mode to 0600, by descriptor, handle or path', async () => {
+  it('sets a file that existed with a wider mode to 0600, by descriptor, handle or path, or as it opens it', async () => {
     const dir = aDir();
-    const [a, b, c] = [join(dir, 'a'), join(dir, 'b'), join(dir, 'c')] as const;
-    for (const path of [a, b, c]) writeFileSync(path, 'x', { mode: 0o644 });
+    const [a, b, c, d] = [join(dir, 'a'), join(dir, 'b'), join(dir, 'c'), join(dir, 'd')] as const;
+    for (const path of [a, b, c, d]) writeFileSync(path, 'x', { mode: 0o644 });
     const fd = openSync(a, 'a');
     makePrivateSync(fd);
     closeSync(fd);
@@ -26,7 +27,8 @@ describe.skipIf(!POSIX_MODES)('private files', () => {
     await makePrivate(handle);
     await handle.close();
     makePathPrivateSync(c);
-    expect([a, b, c].map(modeOf)).toEqual(['600', '600', '600']);
+    closeSync(openPrivateSync(d, 'a'));
+    expect([a, b, c, d].map(modeOf)).toEqual(['600', '600', '600', '600']);
   });
 
   it('creates directories 0700, its missing parents too, and leaves one that exists as it is', async () => {
