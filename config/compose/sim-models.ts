@@ -65,6 +65,12 @@ export function specsWithFees(
   }));
 }
 
+/** The sub-portfolio the strategies trade in, undefined for the main portfolio (see {@link subPortfolioOf}). */
+function subPortfolio(config: KeelConfig): KeelConfig['portfolios']['subs'][number] | undefined {
+  const portfolio = config.strategies[0]?.portfolio;
+  return config.portfolios.subs.find((sub) => sub.id === portfolio);
+}
+
 /**
  * The sub-portfolio the strategies trade in: the config lets a run name one portfolio only (every
  * strategy names it, or none does and the run trades in the main portfolio).
@@ -72,8 +78,7 @@ export function specsWithFees(
  * @returns the sub-portfolio's id, undefined when the strategies trade in the main portfolio
  */
 export function subPortfolioOf(config: KeelConfig): string | undefined {
-  const portfolio = config.strategies[0]?.portfolio;
-  return config.portfolios.subs.find((sub) => sub.id === portfolio)?.id;
+  return subPortfolio(config)?.id;
 }
 
 /**
@@ -84,8 +89,7 @@ export function subPortfolioOf(config: KeelConfig): string | undefined {
  * @returns the markup (0.000001 = 0.01 bps), undefined when the strategies trade in the main portfolio
  */
 export function subPortfolioMarkupOf(config: KeelConfig): Dec | undefined {
-  const portfolio = subPortfolioOf(config);
-  return config.portfolios.subs.find((sub) => sub.id === portfolio)?.feeMarkupBps.div(10_000);
+  return subPortfolio(config)?.feeMarkupBps.div(10_000);
 }
 
 /** The default warning level as a share of maxBorrowLtv (0.45 of the default 0.5; Keel's choice). */
