@@ -48,19 +48,28 @@ function sentRef(r: RecordingKernelRig, kind: Intent['kind']): string {
   return ref;
 }
 
+/**
+ * A kernel whose one strategy, alpha, sends what `act` gives on the first quote (at 100), after the
+ * venue reported `positions`; with the log of the orders and fills alpha hears of.
+ */
+function alphaSendingAtFirstQuote(
+  act: Act,
+  ...positions: UserEvent[]
+): { r: RecordingKernelRig; log: string[] } {
+  const log: string[] = [];
+  const r = aRecordingKernelRig([{ id: 'alpha', strategy: scripted(log, { 1: act }) }]);
+  for (const position of positions) r.port.emit(position);
+  r.market.next(aQuote(1, 100));
+  return { r, log };
+}
+
 describe('kernel: a position close sent while an opening order’s fill is on its way', () => {
   it('claims the close order when the position was flat as far as the kernel knew (opened, then closed)', () => {
     // closePositions: the risk gate denies a closePosition of a leg the kernel holds flat.
-    const log: string[] = [];
-    const r = aRecordingKernelRig([
-      {
-        id: 'alpha',
-        strategy: scripted(log, {
-          1: (ctx) => [...market('BUY', '5')(ctx), ctx.order.closePositions([BTC])],
-        }),
-      },
+    const { r, log } = alphaSendingAtFirstQuote((ctx) => [
+      ...market('BUY', '5')(ctx),
+      ctx.order.closePositions([BTC]),
     ]);
-    r.market.next(aQuote(1, 100));
     const buy = sentRef(r, 'placeOrder');
     const close = sentRef(r, 'closePositions');
     emitAll(r, filled({ clientOrderId: buy, side: 'BUY' }, '5', '5', 2));
@@ -74,15 +83,10 @@ describe('kernel: a position close sent while an opening order’s fill is on it
   });
 
   it('claims the close order when the leg grew before the close reached the venue (NET, added to)', () => {
-    const log: string[] = [];
-    const r = aRecordingKernelRig([
-      {
-        id: 'alpha',
-        strategy: scripted(log, { 1: (ctx) => [...market('BUY', '5')(ctx), ctx.order.closePosition(BTC)] }),
-      },
-    ]);
-    r.port.emit(aPositionUpdate(0, '10'));
-    r.market.next(aQuote(1, 100));
+    const { r, log } = alphaSendingAtFirstQuote(
+      (ctx) => [...market('BUY', '5')(ctx), ctx.order.closePosition(BTC)],
+      aPositionUpdate(0, '10'),
+    );
     emitAll(r, filled({ clientOrderId: sentRef(r, 'placeOrder'), side: 'BUY' }, '5', '15', 2));
     emitAll(r, venueClose('paper-close-1', 'SELL', '15', 3));
     expect(r.kernel.state.ownerOf('paper-close-1')).toBe('alpha');
@@ -90,20 +94,13 @@ describe('kernel: a position close sent while an opening order’s fill is on it
   });
 
   it('claims it through partial fills of the opening order, before and after the close', () => {
-    const log: string[] = [];
-    const r = aRecordingKernelRig([
-      {
-        id: 'alpha',
-        strategy: scripted(log, {
-          1: (ctx) => [
-            ctx.order.limit({ sym: BTC, side: 'BUY', qty: '5', price: 100 }),
-            ctx.order.closePosition(BTC),
-          ],
-        }),
-      },
-    ]);
-    r.port.emit(aPositionUpdate(0, '10'));
-    r.market.next(aQuote(1, 100));
+    const { r, log } = alphaSendingAtFirstQuote(
+      (ctx) => [
+        ctx.order.limit({ sym: BTC, side: 'BUY', qty: '5', price: 100 }),
+        ctx.order.closePosition(BTC),
+      ],
+      aPositionUpdate(0, '10'),
+    );
     const buy = sentRef(r, 'placeOrder');
     // 2 of the 5 fill, then 1 more: the leg is reported at 12, then 13.
     const piece = { clientOrderId: buy, side: 'BUY', orderId: 'v-buy', orderType: 'LIMIT' } as const;
@@ -121,30 +118,20 @@ describe('kernel: a position close sent while an opening order’s fill is on it
   });
 
   it('claims it when the leg flipped before the close reached the venue (NET: the close buys back)', () => {
-    const log: string[] = [];
-    const r = aRecordingKernelRig([
-      {
-        id: 'alpha',
-        strategy: scripted(log, { 1: (ctx) => [...market('SELL', '15')(ctx), ctx.order.closePosition(BTC)] }),
-      },
-    ]);
-    r.port.emit(aPositionUpdate(0, '10'));
-    r.market.next(aQuote(1, 100));
+    const { r } = alphaSendingAtFirstQuote(
+      (ctx) => [...market('SELL', '15')(ctx), ctx.order.closePosition(BTC)],
+      aPositionUpdate(0, '10'),
+    );
     emitAll(r, filled({ clientOrderId: sentRef(r, 'placeOrder'), side: 'SELL' }, '15', '-5', 2));
     emitAll(r, venueClose('paper-close-1', 'BUY', '5', 3));
     expect(r.kernel.state.ownerOf('paper-close-1')).toBe('alpha');
   });
 
   it('claims it when the venue reported the grown leg before pushing the opening fill', () => {
-    const log: string[] = [];
-    const r = aRecordingKernelRig([
-      {
-        id: 'alpha',
-        strategy: scripted(log, { 1: (ctx) => [...market('BUY', '5')(ctx), ctx.order.closePosition(BTC)] }),
-      },
-    ]);
-    r.port.emit(aPositionUpdate(0, '10'));
-    r.market.next(aQuote(1, 100));
+    const { r } = alphaSendingAtFirstQuote(
+      (ctx) => [...market('BUY', '5')(ctx), ctx.order.closePosition(BTC)],
+      aPositionUpdate(0, '10'),
+    );
     const [update, fill, position] = filled(
       { clientOrderId: sentRef(r, 'placeOrder'), side: 'BUY' },
       '5',
@@ -157,15 +144,10 @@ describe('kernel: a position close sent while an opening order’s fill is on it
   });
 
   it('claims it when a reducing order’s fill came first (a report of the size that fill leaves)', () => {
-    const log: string[] = [];
-    const r = aRecordingKernelRig([
-      {
-        id: 'alpha',
-        strategy: scripted(log, { 1: (ctx) => [...market('SELL', '3')(ctx), ctx.order.closePosition(BTC)] }),
-      },
-    ]);
-    r.port.emit(aPositionUpdate(0, '10'));
-    r.market.next(aQuote(1, 100));
+    const { r } = alphaSendingAtFirstQuote(
+      (ctx) => [...market('SELL', '3')(ctx), ctx.order.closePosition(BTC)],
+      aPositionUpdate(0, '10'),
+    );
     emitAll(r, filled({ clientOrderId: sentRef(r, 'placeOrder'), side: 'SELL' }, '3', '7', 2));
     emitAll(r, venueClose('paper-close-1', 'SELL', '7', 3));
     expect(r.kernel.state.ownerOf('paper-close-1')).toBe('alpha');
@@ -305,16 +287,10 @@ describe('kernel: what a close sent with an opening order in flight does not cla
   });
 
   it('no order on a leg flat when sent once the close’s outcome is unknown, even before any report of it', () => {
-    const log: string[] = [];
-    const r = aRecordingKernelRig([
-      {
-        id: 'alpha',
-        strategy: scripted(log, {
-          1: (ctx) => [...market('BUY', '5')(ctx), ctx.order.closePositions([BTC])],
-        }),
-      },
+    const { r } = alphaSendingAtFirstQuote((ctx) => [
+      ...market('BUY', '5')(ctx),
+      ctx.order.closePositions([BTC]),
     ]);
-    r.market.next(aQuote(1, 100));
     r.port.emit({
       kind: 'commandRejected',
       ts: 2,
