@@ -3,8 +3,6 @@
  * cash, equity and its time series, all in Decimal.
  * @packageDocumentation
  */
-export type { EquityPoint } from './equity-series.ts';
-export { EquitySeries } from './equity-series.ts';
 export type { PortfolioFill, PortfolioOptions } from './portfolio.ts';
 export { Portfolio } from './portfolio.ts';
 export type { PortfolioPosition } from './portfolio-position.ts';

@@ -1,6 +1,5 @@
 import type { Dec, Execution, InstrumentSpec, PositionSide } from '../model/index.ts';
 import { decimalOf, ONE, positionKey, ZERO } from '../model/index.ts';
-import { EquitySeries } from './equity-series.ts';
 import { type LegEntry, legUnrealized, type PortfolioPosition, positionOfLeg } from './portfolio-position.ts';
 import { applyFillToLeg, FLAT_LEG } from './position-leg.ts';
 import { settleAssetOf } from './settle-asset.ts';
@@ -39,7 +38,6 @@ export class Portfolio {
   readonly #legs = new Map<string, LegEntry>();
   readonly #cash = new Map<string, Dec>();
   readonly #marks = new Map<string, number>();
-  readonly #series = new EquitySeries();
   readonly #fees = new Map<string, Dec>();
   #version = 0;
   #cachedVersion = -1;
@@ -208,27 +206,6 @@ export class Portfolio {
    */
   positions(): readonly PortfolioPosition[] {
     return [...this.#legs.values()].map((entry) => positionOfLeg(entry, this.#marks.get(entry.sym)));
-  }
-
-  /**
-   * Samples equity into the time series (the caller decides the cadence).
-   * @param ts - sample time, epoch ms, not earlier than the previous sample
-   * @param asset - the coin; default the reporting currency
-   * @returns the sampled equity
-   * @throws RangeError when `ts` is earlier than the previous sample
-   */
-  sampleEquity(ts: number, asset: string = this.#currency): Dec {
-    const equity = this.equity(asset);
-    this.#series.add(ts, equity);
-    return equity;
-  }
-
-  /**
-   * The equity samples so far.
-   * @returns oldest first
-   */
-  equitySeries(): EquitySeries {
-    return this.#series;
   }
 
   #unrealizedByAsset(): Map<string, Dec> {

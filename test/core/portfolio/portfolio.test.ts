@@ -100,24 +100,6 @@ describe('portfolio', () => {
     expect(p.unrealizedPnl().toFixed()).toBe('-20');
   });
 
-  it('samples equity into a time series chosen by the caller and refuses going back in time', () => {
-    const p = aPortfolio();
-    p.sampleEquity(1000);
-    p.applyFill(aFill({ side: 'BUY', quantity: D('1'), price: D('100'), fee: D('1') }));
-    p.sampleEquity(2000);
-    p.sampleEquity(2000);
-    expect(
-      p
-        .equitySeries()
-        .points()
-        .map((pt) => [pt.ts, pt.equity.toFixed()]),
-    ).toEqual([
-      [1000, '10000'],
-      [2000, '9999'],
-    ]);
-    expect(() => p.sampleEquity(1500)).toThrow(/earlier than the last one/);
-  });
-
   it('keeps equity = cash + unrealized PnL, and equal to the cash-flow view, after any fill sequence', () => {
     const marks = fc.record({
       [BTC]: fc.integer({ min: 500, max: 3000 }).map((n) => n / 10),
