@@ -81,6 +81,10 @@ async function startAndRunVenueSession(
   const { path: recordingPath, recorder } = await openVenueSessionRecording({
     ...options,
     venueLabel: options.venue.label,
+  }).catch(async (error: unknown) => {
+    metrics.stopping(startUpFailure(options.mode, 'cannot open its recording', error));
+    await metrics.close();
+    throw error;
   });
   for (const note of keptRecordingNotes(recorder, recordingPath)) logger.info(note);
 
@@ -222,6 +226,8 @@ async function startAndRunVenueSession(
    */
   const abort = async (error: unknown, what: string): Promise<never> => {
     logger.error({ err: (error as Error).message }, what);
+    // Said by `/readyz` while what was opened closes, until the endpoint closes too.
+    metrics.stopping(startUpFailure(options.mode, what, error));
     kernel.detach();
     await live.stop(config.shutdown.timeoutMs).catch(() => {});
     recorder?.close();
@@ -399,4 +405,16 @@ async function startAndRunVenueSession(
     adoptedPositions,
     loansAtStart,
   });
+}
+
+/**
+ * What `/readyz` says of a start-up that failed.
+ * @param mode - the session's mode
+ * @param what - what failed, as the log says it
+ * @param error - why
+ * @returns e.g. `the live session failed to start: cannot start on the venue at ...: 401 ...`
+ */
+function startUpFailure(mode: string, what: string, error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `the ${mode} session failed to start: ${why === what ? what : `${what} (${why})`}`;
 }
