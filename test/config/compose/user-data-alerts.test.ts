@@ -172,6 +172,7 @@ describe('UserDataAlerts', () => {
   it('logs an order given up waiting for its algo order at warn and counts it', async () => {
     const { alerts, metrics, log } = alertsWithLog();
     alerts.algoChildGivenUp({
+      cause: 'timeout',
       clientOrderId: '',
       orderId: 'v9',
       sym: BTC,
