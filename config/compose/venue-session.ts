@@ -8,6 +8,7 @@ import { riskGateConfigOf } from '../schema/index.ts';
 import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { DataClockLead } from './data-clock-lead.ts';
+import { GivenUpWarnings } from './given-up-warnings.ts';
 import { InFlightCommands } from './in-flight-commands.ts';
 import { LegReadHold } from './leg-read-hold.ts';
 import { OrderLegFills } from './order-leg-fills.ts';
@@ -200,7 +201,16 @@ async function startAndRunVenueSession(
     logger.debug({ denial }, 'intent denied');
     journal.denied(denial);
   });
-  kernel.algoChildrenGivenUp.subscribe((report) => alerts.algoChildGivenUp(report));
+  // Logged and counted as they come, and named in the result's warnings, one line per algo order or order.
+  const givenUp = new GivenUpWarnings();
+  kernel.algoChildrenGivenUp.subscribe((report) => {
+    alerts.algoChildGivenUp(report);
+    givenUp.algoChild(report);
+  });
+  kernel.fillsGivenUp.subscribe((report) => {
+    alerts.fillGivenUp(report);
+    givenUp.fill(report);
+  });
   metrics.countIntents(kernel.intents);
   metrics.countDenials(kernel.denials);
   metrics.watchBook(
@@ -402,6 +412,7 @@ async function startAndRunVenueSession(
     trips,
     eventCount: () => events,
     dataClockWarnings: () => dataClockLead?.warnings() ?? [],
+    givenUpWarnings: () => givenUp.warnings(),
     adoptedPositions,
     loansAtStart,
   });

@@ -5,7 +5,7 @@
  */
 
 export { ATR, BollingerBands, EMA, RSI, SMA } from 'trading-signals';
-export { AWAITING_ALGO_CHILD_MS } from './algo-children-awaiting.ts';
+export { AWAITING_ALGO_CHILD_MS, AWAITING_ALGO_CHILDREN_KEPT } from './algo-children-awaiting.ts';
 export type { AlgoChildGivenUp, GivenUpCause } from './algo-children-given-up.ts';
 export type { LateBarInputs } from './bar-aggregator.ts';
 export { BookedFills } from './booked-fills.ts';
