@@ -9,7 +9,10 @@ export {
   makePrivateDir,
   makePrivateDirSync,
   makePrivateSync,
+  openPrivate,
   openPrivateSync,
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
+  writePrivateFile,
+  writePrivateFileSync,
 } from './private-files.ts';

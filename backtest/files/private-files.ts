@@ -1,5 +1,5 @@
-import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
-import { type FileHandle, mkdir } from 'node:fs/promises';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
 
 /**
  * The mode of the files Keel writes (results, reports, recordings, run locks, a paper venue's
@@ -88,6 +88,56 @@ export function openPrivateSync(path: string, flags: 'a' | 'w'): number {
     throw error;
   }
   return fd;
+}
+
+/**
+ * Writes a whole file as `writeFileSync` does, opened by {@link openPrivateSync}: created
+ * {@link PRIVATE_FILE_MODE}, and set to it when it existed.
+ * @param path - the file
+ * @param text - its whole content
+ * @throws the file system's error
+ */
+export function writePrivateFileSync(path: string, text: string): void {
+  const fd = openPrivateSync(path, 'w');
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens a file as `fs/promises` `open` does, created {@link PRIVATE_FILE_MODE} and set to it when it
+ * existed ({@link makePrivate}); closed again when that fails.
+ * @param path - the file
+ * @param flags - how it is opened (`w`, `a`...)
+ * @returns its handle
+ * @throws the file system's error
+ */
+export async function openPrivate(path: string, flags: 'a' | 'w'): Promise<FileHandle> {
+  const handle = await open(path, flags, PRIVATE_FILE_MODE);
+  try {
+    await makePrivate(handle);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+/**
+ * {@link writePrivateFileSync}, asynchronous.
+ * @param path - the file
+ * @param text - its whole content
+ * @throws the file system's error
+ */
+export async function writePrivateFile(path: string, text: string): Promise<void> {
+  const handle = await openPrivate(path, 'w');
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

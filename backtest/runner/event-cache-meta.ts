@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { writePrivateFile } from '../files/index.ts';
 import type { SkippedLines } from '../recording/index.ts';
 import { eventCacheKey, metaSignature } from './event-cache-key.ts';
 
@@ -136,6 +137,6 @@ export async function validEventCacheMeta(
     ...meta,
     source: { ...meta.source, mtimeMs: source.mtimeMs, ctimeMs: source.ctimeMs },
   });
-  await writeFile(paths.meta, JSON.stringify(renewed)).catch(() => undefined);
+  await writePrivateFile(paths.meta, JSON.stringify(renewed)).catch(() => undefined);
   return renewed;
 }

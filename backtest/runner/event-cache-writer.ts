@@ -1,6 +1,7 @@
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { type FileHandle, rename, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import type { MarketEvent } from '../../core/model/index.ts';
+import { openPrivate } from '../files/index.ts';
 import type { SkippedLines } from '../recording/index.ts';
 import { EVENT_CACHE_FORMAT, type EventCacheMeta, signEventCacheMeta } from './event-cache-meta.ts';
 import { encodeRow, STRIDE } from './event-cache-rows.ts';
@@ -100,7 +101,7 @@ export class EventCacheWriter {
     };
     await rename(this.partial, paths.data);
     // The partial name is free again: the meta is written under it, so a dead run's is cleaned up the same way.
-    const metaFile = await open(this.partial, 'w');
+    const metaFile = await openPrivate(this.partial, 'w');
     try {
       await metaFile.writeFile(JSON.stringify(await signEventCacheMeta(meta)));
       await metaFile.sync();

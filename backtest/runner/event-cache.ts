@@ -1,6 +1,7 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';
 import type { MarketEvent } from '../../core/model/index.ts';
+import { openPrivate } from '../files/index.ts';
 import { type RecordingDamage, readLastRecvTs } from '../recording/index.ts';
 import { eventCacheKeyState } from './event-cache-key.ts';
 import { sha256Of, validEventCacheMeta } from './event-cache-meta.ts';
@@ -98,7 +99,7 @@ export async function* cachedMarketEvents(
   // which are threads of one pid, and test files) each write theirs, and the last rename wins with
   // the same content.
   const partial = `${paths.data}.${process.pid}-${threadId}-${++partialCount}.partial`;
-  const writer = await open(partial, 'w')
+  const writer = await openPrivate(partial, 'w')
     .then((handle) => new EventCacheWriter(handle, partial))
     .catch(() => undefined);
   let complete = false;

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Observable } from 'rxjs';
-import type { IntentDenied, IntentGate } from '../../core/kernel/index.ts';
+import type { GivenUpCause, IntentDenied, IntentGate } from '../../core/kernel/index.ts';
 import {
   type AccountStatus,
   type Order,
@@ -14,6 +14,9 @@ import { type ReadyStates, VenueMetrics } from './venue-metrics.ts';
 
 /** The account statuses the venue reports, each a series of `keel_account_status`. */
 const ACCOUNT_STATUSES: readonly AccountStatus[] = ['NORMAL', 'MARGIN_CALL', 'LIQUIDATION'];
+
+/** Why the kernel gives up an order or fill that came early, each a series of the given-up counters. */
+const GIVEN_UP_CAUSES: readonly GivenUpCause[] = ['timeout', 'capacity'];
 
 /** What the position and open-order gauges read (the kernel's state). */
 export interface BookSource {
@@ -110,7 +113,14 @@ export class RunMetrics extends VenueMetrics {
   });
   readonly algoChildrenGivenUp = new Counter({
     name: 'keel_algo_children_given_up_total',
-    help: 'Orders an algo order sent (a fired stop, a tp/sl leg) that waited 10 s in vain for that algo order to be reported: given up, with their fills, to no strategy.',
+    help: 'Orders an algo order sent (a fired stop, a tp/sl leg) that waited in vain for that algo order to be reported, given up, with their fills, to no strategy, by reason: timeout (10 s), capacity (pushed out by 1000 newer ones first).',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  readonly fillsGivenUp = new Counter({
+    name: 'keel_fills_given_up_total',
+    help: "Fills that came before their order's first update and waited in vain for it, given up to no strategy, by reason: timeout (10 s), capacity (pushed out by 1000 newer ones first).",
+    labelNames: ['reason'],
     registers: [this.registry],
   });
   /** A session is ready once its private stream is reconciled (`keel_venue_reconciled` 1) and its market stream up. */
@@ -125,6 +135,11 @@ export class RunMetrics extends VenueMetrics {
   /** @param now - wall clock for the order latency (ms) */
   constructor(private readonly now: () => number) {
     super();
+    // Each reason's series from the start: a rate or an alert reads 0, not no data.
+    for (const reason of GIVEN_UP_CAUSES) {
+      this.algoChildrenGivenUp.inc({ reason }, 0);
+      this.fillsGivenUp.inc({ reason }, 0);
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AlgoChildGivenUp } from '../../core/kernel/index.ts';
+import type { AlgoChildGivenUp, FillGivenUp } from '../../core/kernel/index.ts';
 import {
   type AccountStatus,
   type Dec,
@@ -51,7 +51,8 @@ export function rejectionCodeOf(order: Order): { readonly code: string; readonly
  * `keel_orders_rejected_total{code}`; every liquidation of the account at error (when triggered,
  * each liquidation order, and when finished, with the equity before and after and the fees) with
  * `keel_liquidations_total`; every order the kernel gave up waiting for the algo order it names
- * (warn, `keel_algo_children_given_up_total`); and each change of the account's status (`keel_account_status`),
+ * (warn, `keel_algo_children_given_up_total{reason}`) and every fill it gave up waiting for its
+ * order's first update (warn, `keel_fills_given_up_total{reason}`); and each change of the account's status (`keel_account_status`),
  * logged once per transition: into MARGIN_CALL at warn, into LIQUIDATION at error, back to NORMAL
  * at info. A liquidation event or order the venue sends again (a replay after a reconnect) is
  * logged once.
@@ -107,19 +108,42 @@ export class UserDataAlerts {
   }
 
   /**
-   * Logs (warn) and counts (`keel_algo_children_given_up_total`) an order the kernel gave up
-   * waiting for the algo order it names: no strategy was told of it, nor of its fills.
+   * Logs (warn) and counts (`keel_algo_children_given_up_total{reason}`) an order the kernel gave
+   * up waiting for the algo order it names: no strategy was told of it, nor of its fills.
    * @param report - the kernel's report (`Kernel.algoChildrenGivenUp`)
    */
   algoChildGivenUp(report: AlgoChildGivenUp): void {
-    this.metrics.algoChildrenGivenUp.inc();
+    this.metrics.algoChildrenGivenUp.inc({ reason: report.cause });
     this.logger.warn(
       {
+        cause: report.cause,
         clientOrderId: report.clientOrderId,
         orderId: report.orderId,
         sym: report.sym,
         algoOrderId: report.algoOrderId,
         dropped: report.dropped,
+      },
+      report.reason,
+    );
+  }
+
+  /**
+   * Logs (warn) and counts (`keel_fills_given_up_total{reason}`) a fill the kernel gave up
+   * waiting for its order's first update: no strategy was told of it.
+   * @param report - the kernel's report (`Kernel.fillsGivenUp`)
+   */
+  fillGivenUp(report: FillGivenUp): void {
+    this.metrics.fillsGivenUp.inc({ reason: report.cause });
+    this.logger.warn(
+      {
+        cause: report.cause,
+        transactionId: report.transactionId,
+        orderId: report.orderId,
+        clientOrderId: report.clientOrderId,
+        sym: report.sym,
+        side: report.side,
+        qty: report.qty,
+        price: report.price,
       },
       report.reason,
     );

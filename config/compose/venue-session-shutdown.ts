@@ -72,6 +72,8 @@ export interface StoppingVenueSession {
   readonly eventCount: () => number;
   /** The result's warnings of the venue's data ahead of its clock, or of its clock's rate (see DataClockLead). */
   readonly dataClockWarnings: () => readonly string[];
+  /** The result's warnings of the orders and fills the kernel gave up to no strategy (see GivenUpWarnings). */
+  readonly givenUpWarnings: () => readonly string[];
   /** The positions the venue held when the session began (its trade list starts from them). */
   readonly adoptedPositions: SessionRecord['adoptedPositions'];
   /** The venue's loans when the session began, for the summary's loan line. */
@@ -238,7 +240,7 @@ async function stopAndReport(
       [...session.startWarnings, ...(options.sourceWarnings?.() ?? [])],
       session.warmUpWarning,
       live.execution.reconciliationWarnings,
-      session.trips.warnings(),
+      [...session.trips.warnings(), ...session.givenUpWarnings()],
     ),
   }).finally(() => metrics.close());
   const leftOpen = (cancelled?.leftOpen.length ?? 0) + unanswered.commands.length;
@@ -296,19 +298,20 @@ function endRecordLogger(logger: Logger): Logger {
 /**
  * The result's warnings besides the shutdown's: what the session found at start, what the market
  * source skipped or where it failed, a warm-up the history did not cover, what the reconciliations
- * found (orders the venue forgot, order states reported without their fills), the kill switch's trips.
+ * found (orders the venue forgot, order states reported without their fills), the kill switch's
+ * trips and what the kernel gave up to no strategy.
  */
 function sessionWarnings(
   startAndSource: readonly string[],
   warmUpWarning: string | undefined,
   reconciliations: readonly string[],
-  trips: readonly string[],
+  tripsAndGivenUp: readonly string[],
 ): { warnings?: readonly string[] } {
   const warnings = [
     ...startAndSource,
     ...(warmUpWarning === undefined ? [] : [warmUpWarning]),
     ...reconciliations,
-    ...trips,
+    ...tripsAndGivenUp,
   ];
   return warnings.length === 0 ? {} : { warnings };
 }

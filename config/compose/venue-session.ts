@@ -8,6 +8,7 @@ import { riskGateConfigOf } from '../schema/index.ts';
 import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { DataClockLead } from './data-clock-lead.ts';
+import { GivenUpWarnings } from './given-up-warnings.ts';
 import { InFlightCommands } from './in-flight-commands.ts';
 import { LegReadHold } from './leg-read-hold.ts';
 import { OrderLegFills } from './order-leg-fills.ts';
@@ -81,6 +82,10 @@ async function startAndRunVenueSession(
   const { path: recordingPath, recorder } = await openVenueSessionRecording({
     ...options,
     venueLabel: options.venue.label,
+  }).catch(async (error: unknown) => {
+    metrics.stopping(startUpFailure(options.mode, 'cannot open its recording', error));
+    await metrics.close();
+    throw error;
   });
   for (const note of keptRecordingNotes(recorder, recordingPath)) logger.info(note);
 
@@ -196,7 +201,16 @@ async function startAndRunVenueSession(
     logger.debug({ denial }, 'intent denied');
     journal.denied(denial);
   });
-  kernel.algoChildrenGivenUp.subscribe((report) => alerts.algoChildGivenUp(report));
+  // Logged and counted as they come, and named in the result's warnings, one line per algo order or order.
+  const givenUp = new GivenUpWarnings();
+  kernel.algoChildrenGivenUp.subscribe((report) => {
+    alerts.algoChildGivenUp(report);
+    givenUp.algoChild(report);
+  });
+  kernel.fillsGivenUp.subscribe((report) => {
+    alerts.fillGivenUp(report);
+    givenUp.fill(report);
+  });
   metrics.countIntents(kernel.intents);
   metrics.countDenials(kernel.denials);
   metrics.watchBook(
@@ -222,6 +236,8 @@ async function startAndRunVenueSession(
    */
   const abort = async (error: unknown, what: string): Promise<never> => {
     logger.error({ err: (error as Error).message }, what);
+    // Said by `/readyz` while what was opened closes, until the endpoint closes too.
+    metrics.stopping(startUpFailure(options.mode, what, error));
     kernel.detach();
     await live.stop(config.shutdown.timeoutMs).catch(() => {});
     recorder?.close();
@@ -396,7 +412,20 @@ async function startAndRunVenueSession(
     trips,
     eventCount: () => events,
     dataClockWarnings: () => dataClockLead?.warnings() ?? [],
+    givenUpWarnings: () => givenUp.warnings(),
     adoptedPositions,
     loansAtStart,
   });
+}
+
+/**
+ * What `/readyz` says of a start-up that failed.
+ * @param mode - the session's mode
+ * @param what - what failed, as the log says it
+ * @param error - why
+ * @returns e.g. `the live session failed to start: cannot start on the venue at ...: 401 ...`
+ */
+function startUpFailure(mode: string, what: string, error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `the ${mode} session failed to start: ${why === what ? what : `${what} (${why})`}`;
 }

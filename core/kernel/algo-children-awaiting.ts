@@ -46,6 +46,8 @@ export class AlgoChildrenAwaiting {
   /** The keys of the last `kept` orders given up, which are not held again. */
   private readonly givenUp = new Set<string>();
   private readonly givenUpOrder: RetentionQueue;
+  /** The orders pushed out by newer ones since {@link AlgoChildrenAwaiting.takePushedOut}, oldest first. */
+  private pushedOut: AwaitingAlgoChild[] = [];
 
   /** @param kept - how many orders are held at most, and how many given up are remembered */
   constructor(kept = AWAITING_ALGO_CHILDREN_KEPT) {
@@ -60,8 +62,10 @@ export class AlgoChildrenAwaiting {
 
   /**
    * Holds an order until the algo order it names is reported. An order held already stays as it
-   * was, and one given up ({@link AlgoChildrenAwaiting.giveUp}) is not held again: its later
-   * updates would each wait in vain.
+   * was, and one given up ({@link AlgoChildrenAwaiting.giveUp}, or pushed out) is not held again:
+   * its later updates would each wait in vain. When {@link AWAITING_ALGO_CHILDREN_KEPT} are held,
+   * the oldest is pushed out and given up before its wait ran out
+   * ({@link AlgoChildrenAwaiting.takePushedOut}).
    * @param key - the order's key in the registry
    * @param algoOrderId - the algo order it names
    * @param now - the run's time, epoch ms
@@ -70,7 +74,21 @@ export class AlgoChildrenAwaiting {
     if (this.held.has(key) || this.givenUp.has(key)) return;
     this.held.add(key);
     const forgotten = this.byAlgo.add(algoOrderId, { key, algoOrderId, heldAt: now });
-    if (forgotten !== undefined) this.held.delete(forgotten.key);
+    if (forgotten === undefined) return;
+    this.forget(forgotten);
+    this.pushedOut.push(forgotten);
+  }
+
+  /**
+   * Hands over the orders pushed out by newer ones since last asked: given up like those whose
+   * wait ran out, to no strategy.
+   * @returns them, oldest first (empty when none)
+   */
+  takePushedOut(): readonly AwaitingAlgoChild[] {
+    if (this.pushedOut.length === 0) return NO_CHILDREN;
+    const pushedOut = this.pushedOut;
+    this.pushedOut = [];
+    return pushedOut;
   }
 
   /**
@@ -102,13 +120,16 @@ export class AlgoChildrenAwaiting {
   giveUp(now: number): readonly AwaitingAlgoChild[] {
     if (this.held.size === 0) return NO_CHILDREN;
     const expired = this.byAlgo.forgetOldestWhile((child) => now - child.heldAt > AWAITING_ALGO_CHILD_MS);
-    for (const { key } of expired) {
-      this.held.delete(key);
-      this.givenUp.add(key);
-      const forgotten = this.givenUpOrder.push(key);
-      if (forgotten !== undefined) this.givenUp.delete(forgotten);
-    }
+    for (const child of expired) this.forget(child);
     return expired;
+  }
+
+  /** Ends an order's wait for good: it is not held again. */
+  private forget({ key }: AwaitingAlgoChild): void {
+    this.held.delete(key);
+    this.givenUp.add(key);
+    const forgotten = this.givenUpOrder.push(key);
+    if (forgotten !== undefined) this.givenUp.delete(forgotten);
   }
 
   /**

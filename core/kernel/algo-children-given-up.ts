@@ -1,12 +1,26 @@
 import type { Order } from '../model/index.ts';
-import { AWAITING_ALGO_CHILD_MS, type AwaitingAlgoChild } from './algo-children-awaiting.ts';
+import {
+  AWAITING_ALGO_CHILD_MS,
+  AWAITING_ALGO_CHILDREN_KEPT,
+  type AwaitingAlgoChild,
+} from './algo-children-awaiting.ts';
+
+/**
+ * Why the kernel gave up an order waiting for its algo order: `timeout`, it waited
+ * {@link AWAITING_ALGO_CHILD_MS}; `capacity`, {@link AWAITING_ALGO_CHILDREN_KEPT} newer ones
+ * pushed it out before.
+ */
+export type GivenUpCause = 'timeout' | 'capacity';
 
 /**
  * An order the kernel gave up waiting for the algo order it names: that algo order was not
  * reported within {@link AWAITING_ALGO_CHILD_MS} (placed by hand on the venue, or its report was
- * lost), so no strategy was told of the order, nor of the updates and fills held for it.
+ * lost), or {@link AWAITING_ALGO_CHILDREN_KEPT} newer such orders pushed it out of the wait
+ * before, so no strategy was told of the order, nor of the updates and fills held for it.
  */
 export interface AlgoChildGivenUp {
+  /** Why it was given up. */
+  readonly cause: GivenUpCause;
   /** The order's reference; '' when the venue gave none. */
   readonly clientOrderId: string;
   /** The order's venue id. */
@@ -29,6 +43,7 @@ export interface AlgoChildGivenUp {
  * @param order - its latest state in the registry, when still there
  * @param dropped - how many of its held updates and fills reached no strategy
  * @param ts - the run's time, epoch ms
+ * @param cause - why it was given up
  * @returns the report of it
  */
 export function algoChildGivenUp(
@@ -36,12 +51,18 @@ export function algoChildGivenUp(
   order: Order | undefined,
   dropped: number,
   ts: number,
+  cause: GivenUpCause,
 ): AlgoChildGivenUp {
   const clientOrderId = order?.clientOrderId ?? '';
   const orderId = order?.orderId ?? '';
   const sym = order?.sym ?? '';
   const named = clientOrderId === '' ? `order ${orderId}` : `order ${orderId} (${clientOrderId})`;
+  const why =
+    cause === 'timeout'
+      ? `which the venue did not report within ${AWAITING_ALGO_CHILD_MS / 1000} s`
+      : `which the venue had not reported when ${AWAITING_ALGO_CHILDREN_KEPT} newer orders waiting for their algo orders pushed it out`;
   return {
+    cause,
     clientOrderId,
     orderId,
     sym,
@@ -50,7 +71,7 @@ export function algoChildGivenUp(
     dropped,
     ts,
     reason:
-      `${named} on ${sym} names algo order ${child.algoOrderId}, which the venue did not report within ` +
-      `${AWAITING_ALGO_CHILD_MS / 1000} s: no strategy was told of it (${dropped} update(s) and fill(s) held for it dropped)`,
+      `${named} on ${sym} names algo order ${child.algoOrderId}, ${why}: ` +
+      `no strategy was told of it (${dropped} update(s) and fill(s) held for it dropped)`,
   };
 }

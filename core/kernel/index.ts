@@ -5,8 +5,8 @@
  */
 
 export { ATR, BollingerBands, EMA, RSI, SMA } from 'trading-signals';
-export { AWAITING_ALGO_CHILD_MS } from './algo-children-awaiting.ts';
-export type { AlgoChildGivenUp } from './algo-children-given-up.ts';
+export { AWAITING_ALGO_CHILD_MS, AWAITING_ALGO_CHILDREN_KEPT } from './algo-children-awaiting.ts';
+export type { AlgoChildGivenUp, GivenUpCause } from './algo-children-given-up.ts';
 export type { LateBarInputs } from './bar-aggregator.ts';
 export { BookedFills } from './booked-fills.ts';
 export type { Clock } from './clock.ts';
@@ -14,7 +14,9 @@ export { intentSym } from './command-syms.ts';
 export type { StrategyDefinition, StrategyHooks, StrategySpec } from './define-strategy.ts';
 export { defineStrategy } from './define-strategy.ts';
 export { MARKET_OBSERVATION_MS } from './equity-observations.ts';
+export type { FillGivenUp } from './fill-given-up.ts';
 export { fillOnOrderLeg, orderLegOf } from './fill-leg.ts';
+export { FILL_AWAITING_ORDER_MS } from './fills-awaiting-order.ts';
 export type { InFlightAlgoOrder, InFlightAlgoRef } from './in-flight-algo-orders.ts';
 export type { Bands, WarmIndicator } from './indicators.ts';
 export { atr, bollinger, ema, rsi, sma, warmUp } from './indicators.ts';

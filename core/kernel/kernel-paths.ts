@@ -1,6 +1,7 @@
 import type { CommandRejectedEvent, KeelEvent, UserEvent } from '../model/index.ts';
 import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 import { EquityObservations } from './equity-observations.ts';
+import type { FillGivenUp } from './fill-given-up.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
 import type { KernelOptions } from './kernel-options.ts';
@@ -35,6 +36,8 @@ export interface KernelPathHost {
   readonly venueSaid: (event: UserEvent) => void;
   /** Told of every order given up waiting for the algo order it names. */
   readonly algoChildGivenUp: (report: AlgoChildGivenUp) => void;
+  /** Told of every fill given up waiting for its order's first update. */
+  readonly fillGivenUp: (report: FillGivenUp) => void;
   /** Asks for one of the kernel's own timers at `at` (the run's time, epoch ms). */
   readonly wakeAt: (at: number) => void;
 }
@@ -105,6 +108,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
         refusedCommand: host.refusedCommand,
         venueSaid: host.venueSaid,
         algoChildGivenUp: host.algoChildGivenUp,
+        fillGivenUp: host.fillGivenUp,
         wakeAt: host.wakeAt,
       },
     ),

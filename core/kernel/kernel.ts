@@ -11,6 +11,7 @@ import type {
 } from '../model/index.ts';
 import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 import type { LateBarInputs } from './bar-aggregator.ts';
+import type { FillGivenUp } from './fill-given-up.ts';
 import type { InFlightAlgoOrder, InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
@@ -87,6 +88,11 @@ export class Kernel {
    * (see `AWAITING_ALGO_CHILD_MS`): no strategy was told of them, nor of their fills.
    */
   readonly algoChildrenGivenUp: Observable<AlgoChildGivenUp>;
+  /**
+   * Fills given up waiting for their order's first update, which did not come in time (see
+   * `FILL_AWAITING_ORDER_MS`): no strategy was told of them.
+   */
+  readonly fillsGivenUp: Observable<FillGivenUp>;
   /** See {@link KernelOptions.barsWholeFrom}. */
   private readonly barsWholeFrom: number | undefined;
   /** The kernel's time when it was built: bars watched up to it are watched as the run starts. */
@@ -115,6 +121,7 @@ export class Kernel {
   private readonly sweepFailure$ = new Subject<SweepFailure>();
   private readonly foldedAfterStop$ = new Subject<UserEvent>();
   private readonly algoChildGivenUp$ = new Subject<AlgoChildGivenUp>();
+  private readonly fillGivenUp$ = new Subject<FillGivenUp>();
   /** The sweeps' cancels the venue refused, sent again after a backoff. */
   private readonly sweepRetries: SweepRetries;
   /** The warm-up, if any (see {@link KernelWarmUp}). */
@@ -153,6 +160,7 @@ export class Kernel {
     this.sweepFailures = this.sweepFailure$.asObservable();
     this.foldedAfterStop = this.foldedAfterStop$.asObservable();
     this.algoChildrenGivenUp = this.algoChildGivenUp$.asObservable();
+    this.fillsGivenUp = this.fillGivenUp$.asObservable();
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     const runners = createRunners(options.strategies, options.runId ?? '', this);
@@ -174,7 +182,8 @@ export class Kernel {
       refusedCommand: (event) => this.sweepRetries.refused(event),
       venueSaid: (event) => this.sweepRetries.venueSaid(event),
       algoChildGivenUp: (report) => this.algoChildGivenUp$.next(report),
-      wakeAt: (at) => this.timers.set(KERNEL_TIMER_OWNER, at, 0, 'algo children given up'),
+      fillGivenUp: (report) => this.fillGivenUp$.next(report),
+      wakeAt: (at) => this.timers.set(KERNEL_TIMER_OWNER, at, 0, 'early orders and fills given up'),
     });
     this.emulator = paths.emulator;
     this.algosInFlight = paths.algosInFlight;

@@ -306,6 +306,15 @@ export class OrderRegistry implements LineageLookups {
     return this.awaiting.giveUp(now);
   }
 
+  /**
+   * The orders pushed out of the wait for their algo order by newer ones since last asked (see
+   * {@link AlgoChildrenAwaiting.takePushedOut}).
+   * @returns them, oldest first
+   */
+  takeAwaitingAlgoPushedOut(): readonly AwaitingAlgoChild[] {
+    return this.awaiting.takePushedOut();
+  }
+
   /** @returns when the order waiting longest for its algo order began to (epoch ms), undefined when none waits */
   awaitingAlgoSince(): number | undefined {
     return this.awaiting.size === 0 ? undefined : this.awaiting.oldestHeldAt();

@@ -12,11 +12,16 @@ import {
   refusesAFinalOrder,
   showsNoOpenOrder,
 } from '../model/index.ts';
-import { AWAITING_ALGO_CHILD_MS, AWAITING_ALGO_CHILDREN_KEPT } from './algo-children-awaiting.ts';
-import { type AlgoChildGivenUp, algoChildGivenUp } from './algo-children-given-up.ts';
+import {
+  AWAITING_ALGO_CHILD_MS,
+  AWAITING_ALGO_CHILDREN_KEPT,
+  type AwaitingAlgoChild,
+} from './algo-children-awaiting.ts';
+import { type AlgoChildGivenUp, algoChildGivenUp, type GivenUpCause } from './algo-children-given-up.ts';
 import type { EquityObservations } from './equity-observations.ts';
+import { type FillGivenUp, fillGivenUp } from './fill-given-up.ts';
 import { orderLegOf } from './fill-leg.ts';
-import { FillsAwaitingOrder } from './fills-awaiting-order.ts';
+import { FILL_AWAITING_ORDER_MS, FillsAwaitingOrder } from './fills-awaiting-order.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightCloses } from './in-flight-closes.ts';
@@ -38,6 +43,8 @@ export interface UserDataRoutingHooks {
   readonly refusedCommand?: (event: CommandRejectedEvent) => void;
   /** Told of every order given up waiting for the algo order it names (logged and counted by a session). */
   readonly algoChildGivenUp?: (report: AlgoChildGivenUp) => void;
+  /** Told of every fill given up waiting for its order's first update (logged and counted by a session). */
+  readonly fillGivenUp?: (report: FillGivenUp) => void;
   /**
    * Told of every User Data event before it is folded, even one the fold will find stale (a
    * lookup's answer that an order is as Keel held it), so a sweep learns the venue's word.
@@ -67,7 +74,10 @@ export class UserDataRouting {
   private held: (OrderUpdateEvent | ExecutionEvent)[] = [];
   /** Fills owned by no strategy that arrived before their order's first update. */
   private readonly fillsAwaiting = new FillsAwaitingOrder();
-  /** When the wake-up to give up orders waiting for their algo order is due; undefined when none is asked for. */
+  /**
+   * When the wake-up to give up orders waiting for their algo order, and fills waiting for their
+   * order, is due; undefined when none is asked for.
+   */
   private giveUpAt: number | undefined;
 
   /**
@@ -105,6 +115,7 @@ export class UserDataRouting {
    */
   route(userEvent: UserEvent): void {
     if (this.state.orders.awaitingAlgoSince() !== undefined) this.giveUpAwaiting();
+    this.expireFills();
     this.hooks.venueSaid?.(userEvent);
     const event = this.foldCloseStamped(userEvent);
     this.wakeToGiveUp();
@@ -147,7 +158,9 @@ export class UserDataRouting {
     this.noteAlgoAnswer(userEvent);
     this.noteClose(userEvent);
     const event = this.withCloseRef(userEvent);
-    if (!foldUserEvent(this.state, event)) return undefined;
+    const folded = foldUserEvent(this.state, event);
+    this.givePushedOutUp();
+    if (!folded) return undefined;
     if (event.kind === 'order') this.requests.venueUpdated(event.order);
     if (event.kind === 'execution' && !this.closes.idle) this.noteKnownFill(event.execution);
     // Money changed hands: the kill switch sees equity now rather than at the next intent.
@@ -323,10 +336,7 @@ export class UserDataRouting {
   private deliverOrHold(event: OrderUpdateEvent | ExecutionEvent): void {
     const key = this.keyOf(event);
     const runner = this.ownerOf(key);
-    const early =
-      event.kind === 'order'
-        ? this.fillsAwaiting.take(event.order.orderId, this.state.now())
-        : NO_EARLY_FILLS;
+    const early = event.kind === 'order' ? this.fillsAwaiting.take(event.order.orderId) : NO_EARLY_FILLS;
     if (runner !== undefined) {
       for (const fill of early) deliver(runner, fill);
       deliver(runner, event);
@@ -334,28 +344,51 @@ export class UserDataRouting {
       for (const fill of early) this.hold(fill);
       this.hold(event);
     } else if (event.kind === 'execution' && this.orderUnseen(event.execution.orderId, key)) {
-      this.fillsAwaiting.hold(event, this.state.now());
+      const now = this.state.now();
+      const pushedOut = this.fillsAwaiting.hold(event, now);
+      if (pushedOut !== undefined) this.hooks.fillGivenUp?.(fillGivenUp(pushedOut, now, 'capacity'));
+      this.wakeToGiveUp();
     }
   }
 
   /**
    * The wake-up asked for ({@link UserDataRoutingHooks.wakeAt}) is due: the orders that waited
-   * too long for their algo order are given up, and the next wake-up asked for.
+   * too long for their algo order, and the fills that waited too long for their order, are given
+   * up, and the next wake-up asked for.
    */
   wake(): void {
     if (this.giveUpAt === undefined || this.state.now() < this.giveUpAt) return;
     this.giveUpAt = undefined;
     this.giveUpAwaiting();
+    this.expireFills();
     this.wakeToGiveUp();
   }
 
-  /** Asks to be woken when the order waiting longest for its algo order has waited too long. */
+  /**
+   * Asks to be woken when the order waiting longest for its algo order, or the fill waiting
+   * longest for its order, has waited too long.
+   */
   private wakeToGiveUp(): void {
-    if (this.giveUpAt !== undefined) return;
-    const since = this.state.orders.awaitingAlgoSince();
-    if (since === undefined || this.hooks.wakeAt === undefined) return;
-    this.giveUpAt = since + AWAITING_ALGO_CHILD_MS + 1;
-    this.hooks.wakeAt(this.giveUpAt);
+    if (this.giveUpAt !== undefined || this.hooks.wakeAt === undefined) return;
+    const algoSince = this.state.orders.awaitingAlgoSince();
+    const fillSince = this.fillsAwaiting.oldestHeldAt();
+    const due = Math.min(
+      algoSince === undefined ? Number.POSITIVE_INFINITY : algoSince + AWAITING_ALGO_CHILD_MS + 1,
+      fillSince === undefined ? Number.POSITIVE_INFINITY : fillSince + FILL_AWAITING_ORDER_MS + 1,
+    );
+    if (due === Number.POSITIVE_INFINITY) return;
+    this.giveUpAt = due;
+    this.hooks.wakeAt(due);
+  }
+
+  /**
+   * Gives up the fills that waited longer than {@link FILL_AWAITING_ORDER_MS} for their order's
+   * first update: they reach no strategy, and each is reported.
+   */
+  private expireFills(): void {
+    const now = this.state.now();
+    for (const held of this.fillsAwaiting.expire(now))
+      this.hooks.fillGivenUp?.(fillGivenUp(held, now, 'timeout'));
   }
 
   /**
@@ -365,7 +398,20 @@ export class UserDataRouting {
    */
   private giveUpAwaiting(): void {
     const now = this.state.now();
-    const givenUp = this.state.orders.giveUpAwaitingAlgo(now);
+    this.giveUp(this.state.orders.giveUpAwaitingAlgo(now), now, 'timeout');
+  }
+
+  /**
+   * Gives up the orders newer ones pushed out of the wait for their algo order (see
+   * {@link AWAITING_ALGO_CHILDREN_KEPT}), as {@link giveUpAwaiting} does those that waited too long.
+   */
+  private givePushedOutUp(): void {
+    const pushedOut = this.state.orders.takeAwaitingAlgoPushedOut();
+    if (pushedOut.length > 0) this.giveUp(pushedOut, this.state.now(), 'capacity');
+  }
+
+  /** Drops the held updates and fills of orders given up, and reports each order. */
+  private giveUp(givenUp: readonly AwaitingAlgoChild[], now: number, cause: GivenUpCause): void {
     if (givenUp.length === 0) return;
     const dropped = new Map(givenUp.map((child) => [child.key, 0]));
     this.held = this.held.filter((event) => {
@@ -379,7 +425,13 @@ export class UserDataRouting {
     if (report === undefined) return;
     for (const child of givenUp)
       report(
-        algoChildGivenUp(child, this.state.orders.byRef.get(child.key), dropped.get(child.key) ?? 0, now),
+        algoChildGivenUp(
+          child,
+          this.state.orders.byRef.get(child.key),
+          dropped.get(child.key) ?? 0,
+          now,
+          cause,
+        ),
       );
   }
 

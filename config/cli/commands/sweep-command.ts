@@ -1,5 +1,6 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
+import { writePrivateFileSync } from '../../../backtest/files/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
 import { backtestSources } from '../../compose/backtest-run.ts';
@@ -253,7 +254,7 @@ export async function sweepCommand(
     // A stopped sweep's rows go beside --out, so a file at --out always holds a whole grid.
     const out = partial === '' ? options.out : partialTablePath(options.out);
     try {
-      writeFileSync(out, `${text}\n`);
+      writePrivateFileSync(out, `${text}\n`);
       // A whole grid's table supersedes the partial one an earlier stopped sweep left beside it.
       if (partial === '') rmSync(partialTablePath(options.out), { force: true });
     } catch (error) {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,10 @@ import {
   makePrivateDir,
   makePrivateDirSync,
   makePrivateSync,
+  openPrivate,
   openPrivateSync,
+  writePrivateFile,
+  writePrivateFileSync,
 } from '../../../backtest/files/index.ts';
 import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
@@ -29,6 +32,18 @@ describe.skipIf(!POSIX_MODES)('private files', () => {
     makePathPrivateSync(c);
     closeSync(openPrivateSync(d, 'a'));
     expect([a, b, c, d].map(modeOf)).toEqual(['600', '600', '600', '600']);
+  });
+
+  it('writes a whole file 0600, new or over one with a wider mode, and opens one so asynchronously', async () => {
+    const dir = aDir();
+    const [a, b, c, d] = [join(dir, 'a'), join(dir, 'b'), join(dir, 'c'), join(dir, 'd')] as const;
+    for (const path of [b, d]) writeFileSync(path, 'earlier and longer', { mode: 0o644 });
+    writePrivateFileSync(a, 'x');
+    writePrivateFileSync(b, 'x');
+    await writePrivateFile(c, 'x');
+    await (await openPrivate(d, 'a')).close();
+    expect([a, b, c, d].map(modeOf)).toEqual(['600', '600', '600', '600']);
+    expect([a, b, c].map((path) => readFileSync(path, 'utf8'))).toEqual(['x', 'x', 'x']);
   });
 
   it('creates directories 0700, its missing parents too, and leaves one that exists as it is', async () => {

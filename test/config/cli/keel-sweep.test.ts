@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
+import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
 import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
@@ -128,6 +129,22 @@ describe('keel sweep: --out', () => {
     expect(csvRows(csv)).toHaveLength(2);
     expect(existsSync(stale)).toBe(false);
   }, 120_000);
+
+  // The table holds a strategy's parameters and results: it was written with the umask's mode (0644).
+  it.skipIf(!POSIX_MODES)(
+    'writes its table 0600 in the folder it made 0700, over an earlier table too',
+    async () => {
+      const csv = join(dir, 'private-out', 'sweep.csv');
+      const sweep = () =>
+        keelInProcess(['sweep', EXAMPLE, '--grid', `${FAST}=3`, '--metric', 'totalReturn', '--out', csv]);
+      expect((await sweep()).code).toBe(EXIT.OK);
+      expect([modeOf(dirname(csv)), modeOf(csv)]).toEqual(['700', '600']);
+      chmodSync(csv, 0o644);
+      expect((await sweep()).code).toBe(EXIT.OK);
+      expect(modeOf(csv)).toBe('600');
+    },
+    120_000,
+  );
 
   it('refuses, in one line and before any backtest, a file it cannot write (exit 2)', async () => {
     writeFileSync(join(dir, 'a-file'), '');

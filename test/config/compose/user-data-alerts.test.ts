@@ -172,6 +172,7 @@ describe('UserDataAlerts', () => {
   it('logs an order given up waiting for its algo order at warn and counts it', async () => {
     const { alerts, metrics, log } = alertsWithLog();
     alerts.algoChildGivenUp({
+      cause: 'timeout',
       clientOrderId: '',
       orderId: 'v9',
       sym: BTC,
@@ -191,6 +192,40 @@ describe('UserDataAlerts', () => {
         dropped: 2,
       }),
     ]);
-    expect(await metrics.scrape()).toContain('keel_algo_children_given_up_total 1\n');
+    const text = await metrics.scrape();
+    expect(text).toContain('keel_algo_children_given_up_total{reason="timeout"} 1\n');
+    expect(text).toContain('keel_algo_children_given_up_total{reason="capacity"} 0\n');
+  });
+
+  // A fill whose order's first update never came was dropped with neither a log line nor a count.
+  it('logs a fill given up waiting for its order at warn, with its ids, and counts it by reason', async () => {
+    const { alerts, metrics, log } = alertsWithLog();
+    alerts.fillGivenUp({
+      cause: 'capacity',
+      transactionId: 't-1',
+      orderId: 'v5',
+      clientOrderId: '',
+      sym: BTC,
+      side: 'BUY',
+      qty: '0.5',
+      price: '100',
+      heldAt: 3,
+      ts: 10,
+      reason: 'fill t-1 of order v5 came before its order',
+    });
+    expect(log).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'fill t-1 of order v5 came before its order',
+        cause: 'capacity',
+        transactionId: 't-1',
+        orderId: 'v5',
+        sym: BTC,
+        qty: '0.5',
+      }),
+    ]);
+    const text = await metrics.scrape();
+    expect(text).toContain('keel_fills_given_up_total{reason="capacity"} 1\n');
+    expect(text).toContain('keel_fills_given_up_total{reason="timeout"} 0\n');
   });
 });

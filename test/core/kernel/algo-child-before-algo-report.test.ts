@@ -236,6 +236,24 @@ describe('kernel: an algo order’s order whose algo order is never reported', (
     expect(log).toEqual([]);
   });
 
+  // Pushed out by the thousand-order bound before its wait ran out, it reached no strategy unreported.
+  it('is reported when a thousand newer orders waiting for their algo orders push it out first', () => {
+    const log: string[] = [];
+    const rig = rigWithStop(log);
+    const reports = givenUp(rig);
+    rig.port.emit(anOrderUpdate(firedOrder('')));
+    rig.port.emit(fillOf(''));
+    for (let n = 0; n < 1_000; n++)
+      rig.port.emit(anOrderUpdate(firedOrder('', { orderId: `w${n}`, algoOrderId: `B-${n}` })));
+    // Its update had already made room for the newer ones' among the thousand held events: its fill is dropped.
+    expect(reports.map((r) => [r.cause, r.orderId, r.algoOrderId, r.dropped])).toEqual([
+      ['capacity', 'v9', 'A-9', 1],
+    ]);
+    expect(reports[0]?.reason).toContain('1000 newer orders waiting for their algo orders pushed it out');
+    rig.port.emit(anAlgoOrderUpdate(stop));
+    expect(log).toEqual([]);
+  });
+
   it('still reaches its strategy when the algo order is reported within the wait', () => {
     const log: string[] = [];
     const rig = rigWithStop(log);

@@ -52,4 +52,20 @@ describe('AlgoChildrenAwaiting', () => {
     expect(awaiting.take('A')).toEqual(['o3']);
     expect(awaiting.size).toBe(0);
   });
+
+  it('hands over each order a newer one pushed out, once, and never holds it again', () => {
+    const awaiting = new AlgoChildrenAwaiting(2);
+    awaiting.hold('o1', 'A', 1);
+    awaiting.hold('o2', 'B', 2);
+    expect(awaiting.takePushedOut()).toEqual([]);
+    awaiting.hold('o3', 'C', 3);
+    expect(awaiting.takePushedOut()).toEqual([{ key: 'o1', algoOrderId: 'A', heldAt: 1 }]);
+    expect(awaiting.takePushedOut()).toEqual([]);
+    awaiting.hold('o1', 'A', 4);
+    expect([awaiting.awaits('o1'), awaiting.awaits('o2'), awaiting.awaits('o3')]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
 });
