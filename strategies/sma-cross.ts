@@ -31,7 +31,7 @@ const params = z
       .boolean()
       .optional()
       .describe(
-        "Size so the fraction covers the taker fee too (backtesting.py's price x (1 + commission)), so a fraction of 1 is not refused for margin; absent = false.",
+        "Size so the fraction covers the taker fee too, at the signal bar's close (backtesting.py's price x (1 + commission), which backtesting.py takes at the fill price); the order fills at the next open, so a fraction of 1 can still be refused for margin when that open is higher: use e.g. 0.98. Absent = false.",
       ),
   })
   .strict()

@@ -194,6 +194,7 @@ export { TrailingStopLog } from './result/trailing-stop-record.ts';
 export { writeTextFile, writeTextFilesTogether } from './result/write-text-file.ts';
 export type { PaidLineScope } from './summary/summary-lines.ts';
 export { figuresLine, loanParts, loansLine, paidLine } from './summary/summary-lines.ts';
+export { EntryBatches } from './trades/entry-batches.ts';
 export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';
 export type { PlacedSpend, RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';

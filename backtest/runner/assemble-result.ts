@@ -6,6 +6,7 @@ import {
   type CostTally,
   computeMetrics,
   type DenialRecord,
+  type EntryBatches,
   type FillRecord,
   formatInterval,
   type JsonValue,
@@ -42,6 +43,8 @@ export interface RunRecords {
   readonly fills: SpillLog<FillRecord>;
   readonly trades: SpillLog<RoundTripTrade>;
   readonly book: RoundTripBook;
+  /** Which orders are one order sliced into several, for the book. */
+  readonly batches: EntryBatches;
   readonly costs: CostTally;
   readonly tally: TradeTally;
   /** The fills' fees and the closed trades per sym, for the result's `symBreakdown`. */

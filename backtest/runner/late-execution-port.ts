@@ -14,6 +14,9 @@ export class LateExecutionPort implements ExecutionPort {
   readonly events: Observable<UserEvent> = EMPTY;
   private port: ExecutionPort | undefined;
 
+  /** @param onSubmit - told each command as it goes to the venue (default: nothing) */
+  constructor(private readonly onSubmit: (command: ApprovedIntent) => void = () => undefined) {}
+
   /** @param port - the simulated venue, from now on behind every call */
   bind(port: ExecutionPort): void {
     this.port = port;
@@ -24,7 +27,9 @@ export class LateExecutionPort implements ExecutionPort {
    * @throws Error when no venue is bound yet (a bug: the warm-up denies every intent)
    */
   submit(command: ApprovedIntent): void {
-    this.bound().submit(command);
+    const port = this.bound();
+    this.onSubmit(command);
+    port.submit(command);
   }
 
   /** @returns the bound venue's answer */

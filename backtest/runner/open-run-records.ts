@@ -3,6 +3,7 @@ import { ONE } from '../../core/model/index.ts';
 import {
   CostTally,
   DENIAL_CODEC,
+  EntryBatches,
   EXECUTION_CODEC,
   LiquidationJournal,
   ROUND_TRIP_CODEC,
@@ -40,6 +41,7 @@ export function openRunRecords(dir: SpillDirectory, contractSizes: ReadonlyMap<s
     fills: new SpillLog(dir, 'fills', EXECUTION_CODEC),
     trades,
     book: new RoundTripBook(closeTrade, (sym) => contractSizes.get(sym)),
+    batches: new EntryBatches(),
     costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
     tally,
     syms,

@@ -51,7 +51,7 @@ export class VenueEventRecorder {
       else fills.appendLine(ownedRecordLine(execution, owner));
       records.costs.add(execution);
       records.syms.addFill(execution);
-      records.book.add(execution, owner);
+      records.book.add(execution, owner, records.batches.batchOf(execution.clientOrderId));
       this.#lastFillTs = Math.max(this.#lastFillTs, execution.timestamp);
     } else if (event.kind === 'order') {
       records.journal.update(

@@ -263,9 +263,11 @@ export interface PositionSizer {
 /** How {@link PositionSizer.equityFraction} sizes. */
 export interface EquityFractionOptions {
   /**
-   * Leave room for the fee of the order at the instrument's taker rate and fixed commissions, as
-   * backtesting.py sizes (`price * (1 + commission)`), so a fraction of 1 at leverage 1 is not
-   * refused for margin once the fee is charged; default false.
+   * Leave room for the fee of the order at the instrument's taker rate and fixed commissions, at
+   * the price the quantity is valued at, with backtesting.py's formula (`price * (1 + commission)`,
+   * which backtesting.py takes at the fill price). A fraction of 1 at leverage 1 then fits if the
+   * order fills at that price; a market order filling higher (the next open above the signal bar's
+   * close) can still be refused for margin: use e.g. 0.98 for such fills. Default false.
    */
   readonly reserveFee?: boolean;
 }

@@ -91,7 +91,8 @@ export function statsRows(
     {
       label: 'Volatility (Ann.) [%]',
       value: pct('annualizedVolatility'),
-      definition: 'std(returns) x sqrt(P)',
+      definition:
+        "std(returns) x sqrt(P), as QuantStats (backtesting.py: a compounded year's spread, sqrt((var(r) + (1 + g)^2)^P - (1 + g)^(2P)))",
     },
     {
       label: 'CAGR [%]',
@@ -101,14 +102,19 @@ export function statsRows(
     {
       label: 'Sharpe Ratio',
       value: ratio('sharpe'),
-      definition: `(mean(r) - rf / P) / std(r) x sqrt(P), rf = ${formatPercent(ann.riskFreeRate)}`,
+      definition: `(mean(r) - rf / P) / std(r) x sqrt(P), rf = ${formatPercent(ann.riskFreeRate)}, as QuantStats (backtesting.py: (Return (Ann.) - rf) / its compounded volatility)`,
     },
     {
       label: 'Sortino Ratio',
       value: ratio('sortino'),
-      definition: `mean(x) / sqrt(mean(min(x, 0)^2)) x sqrt(P), x = r - rf / P, rf = ${formatPercent(ann.riskFreeRate)}`,
+      definition: `mean(x) / sqrt(mean(min(x, 0)^2)) x sqrt(P), x = r - rf / P, rf = ${formatPercent(ann.riskFreeRate)}, as QuantStats (backtesting.py: (Return (Ann.) - rf) / (sqrt(mean(min(r, 0)^2)) x sqrt(P)))`,
     },
-    { label: 'Calmar Ratio', value: ratio('calmar'), definition: 'CAGR / max drawdown' },
+    {
+      label: 'Calmar Ratio',
+      value: ratio('calmar'),
+      definition:
+        'CAGR / max drawdown, as QuantStats (backtesting.py: Return (Ann.) / max drawdown, the same where Return (Ann.) is CAGR, e.g. daily returns at P = 365)',
+    },
     {
       label: 'Max. Drawdown [%]',
       value: formatPercent(-m.maxDrawdown),

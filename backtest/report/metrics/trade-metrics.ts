@@ -10,7 +10,10 @@ import { finiteOrNull, isNegligibleSpread } from './sample-statistics.ts';
  * trades (or wins and losses) that are not there it is null, never NaN.
  */
 export interface TradeStats {
-  /** Number of closed round-trip trades. */
+  /**
+   * Number of closed round-trip trades: what one entry opened and one exit closed, FIFO per sym
+   * and position side, one order sliced into several counting as one (see `RoundTripBook`).
+   */
   readonly tradeCount: number;
   /** Trades with pnl > 0 divided by all trades, in [0, 1]; null without trades (0 / 0). */
   readonly winRate: number | null;

@@ -25,7 +25,13 @@ export interface AdoptedPosition {
 export interface Lot {
   readonly direction: TradeDirection;
   readonly entryTs: number;
+  /** The first order that opened it. */
   readonly entryOrderId: string;
+  /**
+   * The entry the orders that opened it make (see `RoundTripBook.add`): a later fill of that entry
+   * grows the lot while it is the newest of its book. Undefined for a lot no order opened.
+   */
+  readonly entryBatch: string | undefined;
   readonly entryStrategyId: string | undefined;
   /** The price of the lot's first fill: its entry price while its cost is that price times its qty (see `priceOf`). */
   readonly firstPrice: Dec;
@@ -40,8 +46,8 @@ export interface Lot {
    */
   costIsProduct: boolean;
   /**
-   * The trades exit orders are growing from this lot (absent while none): the one trade itself
-   * (nearly always: one order closes a lot), by exit order id once two orders close it.
+   * The trades exits are growing from this lot (absent while none): the one trade itself (nearly
+   * always: one exit closes a lot), by exit batch once two exits close it.
    */
   closing?: ClosingTrade | Map<string, ClosingTrade>;
 }
@@ -57,12 +63,15 @@ export interface LotBook {
   readonly symExposure: ExposureStretches;
 }
 
-/** What one exit order has closed of one lot so far: a trade still growing while that order fills. */
+/** What one exit (its orders' fills) has closed of one lot so far: a trade still growing while they fill. */
 export interface ClosingTrade {
   readonly lot: Lot;
   readonly sym: string;
   readonly positionSide: PositionSide;
+  /** The first order of the exit. */
   readonly exitOrderId: string;
+  /** The exit the closing orders make (see `RoundTripBook.add`): its later fills grow this trade. */
+  readonly exitBatch: string;
   readonly exitStrategyId: string | undefined;
   /** The price of the trade's first exit fill: its exit price while its exit cost is that price times its qty. */
   readonly firstExitPrice: Dec;

@@ -25,11 +25,15 @@ const MAX_HELD_TRADES = 1024;
  * Pairs fills into round-trip trades as they come, first in first out, per sym and
  * positionSide: a fill against the open lots' direction closes them oldest first; what it has
  * left opens a new lot (in NET mode a BUY larger than the short position closes it and opens a
- * long). A trade is what one order opened and one order closed: the partial fills of the entry
- * order grow one lot (at their volume-weighted price) while no other order opened a lot of that
- * sym and side after it, and every fill of one exit order against one lot grows one trade,
- * whatever other fills (of other syms, or of other orders closing the same lot) come between, as
- * backtesting.py and NautilusTrader count one order's fills as one trade. Fees minus rebates are
+ * long). A trade is what one entry opened and one exit closed, where an entry or exit is one order,
+ * or the orders of one batch (see {@link RoundTripBook.add}: one order sliced into several, sent
+ * at one instant by one strategy), so how a strategy slices an order changes no trade. The fills
+ * of an entry grow one lot (at their volume-weighted price) while no other entry opened a lot of
+ * that sym and side after it, and every fill of one exit against one lot grows one trade, whatever
+ * other fills (of other syms, or of other exits closing the same lot) come between. This is
+ * Keel's count: backtesting.py counts each `buy()`/`sell()` call (one order) as a trade, and
+ * NautilusTrader reports positions (flat to flat); a strategy sending one order per decision gets
+ * backtesting.py's count. Fees minus rebates are
  * split pro rata to quantity, so the trades' fees always add up to the fills' fees. It holds only
  * the open lots and the trades not yet handed on, at most {@link MAX_HELD_TRADES}, so a run of any
  * length pairs its fills in bounded memory. A trade is done once its lot is closed (or at
@@ -61,8 +65,11 @@ export class RoundTripBook {
    * @param fill - the next execution, in the order they happened
    * @param owner - the strategy owning its order (default: the fill's `strategyId`), for a fill
    *   not copied with its owner
+   * @param batch - the batch of the fill's order (`EntryBatches.batchOf`): fills of orders of one
+   *   batch count as fills of one order (default, and for undefined: the fill's order id, a batch
+   *   of its own)
    */
-  add(fill: FillRecord, owner: string | undefined = fill.strategyId): void {
+  add(fill: FillRecord, owner: string | undefined = fill.strategyId, batch: string = fill.orderId): void {
     const book = this.bookOf(fill.sym, fill.positionSide);
     const lots = book.lots;
     const direction: TradeDirection = fill.side === 'BUY' ? 'LONG' : 'SHORT';
@@ -83,6 +90,7 @@ export class RoundTripBook {
         book,
         fill,
         owner,
+        batch,
         qty,
         entryCost,
         entryFees.plus(exitFees),
@@ -109,7 +117,7 @@ export class RoundTripBook {
       // Read only when there is one: lots[-1] of an empty book (a reversal closed the only lot) is a
       // named-property look-up along the prototype chain, ~4x an in-bounds read.
       const last = lots.length > 0 ? lots[lots.length - 1] : undefined;
-      if (last !== undefined && last.entryOrderId === fill.orderId && last.direction === direction) {
+      if (last !== undefined && last.entryBatch === batch && last.direction === direction) {
         last.qty = last.qty.plus(qtyLeft);
         last.cost = last.cost.plus(fill.price.mul(qtyLeft));
         last.fees = last.fees.plus(feeLeft);
@@ -120,6 +128,7 @@ export class RoundTripBook {
         direction,
         entryTs: fill.timestamp,
         entryOrderId: fill.orderId,
+        entryBatch: batch,
         entryStrategyId: owner,
         firstPrice: fill.price,
         qty: qtyLeft,
@@ -145,6 +154,7 @@ export class RoundTripBook {
       direction: position.direction,
       entryTs: position.ts,
       entryOrderId: ADOPTED_ENTRY_ORDER_ID,
+      entryBatch: undefined,
       entryStrategyId: undefined,
       firstPrice: position.price,
       qty: position.qty,
@@ -208,6 +218,7 @@ export class RoundTripBook {
       direction: 'SHORT',
       entryTs: spent.ts,
       entryOrderId: '',
+      entryBatch: undefined,
       entryStrategyId: undefined,
       firstPrice: spent.price,
       qty: qtyLeft,
@@ -280,19 +291,21 @@ export class RoundTripBook {
     book: LotBook,
     fill: FillRecord,
     owner: string | undefined,
+    batch: string,
     qty: Dec,
     entryCost: Dec,
     fees: Dec,
     entryCostIsProduct: boolean,
   ): void {
     const exitCost = fill.price.mul(qty);
-    const growing = growingFrom(lot, fill.orderId);
+    const growing = growingFrom(lot, batch);
     if (growing === undefined) {
       const trade: ClosingTrade = {
         lot,
         sym: book.sym,
         positionSide: book.positionSide,
         exitOrderId: fill.orderId,
+        exitBatch: batch,
         exitStrategyId: owner,
         firstExitPrice: fill.price,
         contractSize: book.contractSize,
@@ -374,28 +387,28 @@ export class RoundTripBook {
   }
 }
 
-/** The trade an exit order is growing from a lot, if any. */
-function growingFrom(lot: Lot, exitOrderId: string): ClosingTrade | undefined {
+/** The trade an exit batch is growing from a lot, if any. */
+function growingFrom(lot: Lot, exitBatch: string): ClosingTrade | undefined {
   const closing = lot.closing;
-  if (closing instanceof Map) return closing.get(exitOrderId);
-  return closing?.exitOrderId === exitOrderId ? closing : undefined;
+  if (closing instanceof Map) return closing.get(exitBatch);
+  return closing?.exitBatch === exitBatch ? closing : undefined;
 }
 
-/** Notes a trade an exit order starts growing from a lot: kept alone, in a map once there are two. */
+/** Notes a trade an exit batch starts growing from a lot: kept alone, in a map once there are two. */
 function startClosing(lot: Lot, trade: ClosingTrade): void {
   const closing = lot.closing;
   if (closing === undefined) lot.closing = trade;
-  else if (closing instanceof Map) closing.set(trade.exitOrderId, trade);
+  else if (closing instanceof Map) closing.set(trade.exitBatch, trade);
   else
     lot.closing = new Map([
-      [closing.exitOrderId, closing],
-      [trade.exitOrderId, trade],
+      [closing.exitBatch, closing],
+      [trade.exitBatch, trade],
     ]);
 }
 
 /** Forgets a trade still growing from its lot (handed on early: a later fill starts a new one). */
 function stopClosing(trade: ClosingTrade): void {
   const lot = trade.lot;
-  if (lot.closing instanceof Map) lot.closing.delete(trade.exitOrderId);
+  if (lot.closing instanceof Map) lot.closing.delete(trade.exitBatch);
   else if (lot.closing === trade) lot.closing = undefined;
 }

@@ -4,9 +4,11 @@ import type { Dec, PositionSide } from '../../../core/model/index.ts';
 export type TradeDirection = 'LONG' | 'SHORT';
 
 /**
- * A closed round-trip trade: a quantity opened by one order and closed by a later one (FIFO).
- * Consecutive partial fills of one order count as one fill, at their volume-weighted price; an
- * order that closes several lots, or part of one, yields one trade per lot portion.
+ * A closed round-trip trade: a quantity opened by one entry and closed by a later exit (FIFO),
+ * where an entry or exit is one order, or one order sliced into several (one batch, see
+ * `RoundTripBook`). Consecutive partial fills of one entry count as one fill, at their
+ * volume-weighted price; an exit that closes several lots, or part of one, yields one trade per
+ * lot portion.
  */
 export interface RoundTripTrade {
   readonly sym: string;
@@ -22,7 +24,9 @@ export interface RoundTripTrade {
   readonly entryPrice: Dec;
   /** Volume-weighted over the exit order's fills in this trade. */
   readonly exitPrice: Dec;
+  /** The entry's first order (of its batch). */
   readonly entryOrderId: string;
+  /** The exit's first order (of its batch). */
   readonly exitOrderId: string;
   /** The strategy owning the entry order, when known. */
   readonly entryStrategyId?: string;

@@ -74,3 +74,21 @@ describe('the stats table: why a figure is n/a', () => {
     expect(shown({ ...long, sharpe: 1.234 }, 'Sharpe Ratio')).toBe('1.23');
   });
 });
+
+describe('the stats table: where a row named as backtesting.py names it computes another figure', () => {
+  const definitionOf = (label: string) =>
+    statsRows(aBacktestResult(4).metrics).find((row) => row.label === label)?.definition;
+
+  it("says Volatility, Sharpe, Sortino and Calmar are QuantStats' and how backtesting.py's differ", () => {
+    expect(definitionOf('Volatility (Ann.) [%]')).toContain(
+      "as QuantStats (backtesting.py: a compounded year's spread",
+    );
+    expect(definitionOf('Sharpe Ratio')).toContain(
+      'as QuantStats (backtesting.py: (Return (Ann.) - rf) / its compounded volatility)',
+    );
+    expect(definitionOf('Sortino Ratio')).toContain('as QuantStats (backtesting.py: (Return (Ann.) - rf) /');
+    expect(definitionOf('Calmar Ratio')).toBe(
+      'CAGR / max drawdown, as QuantStats (backtesting.py: Return (Ann.) / max drawdown, the same where Return (Ann.) is CAGR, e.g. daily returns at P = 365)',
+    );
+  });
+});

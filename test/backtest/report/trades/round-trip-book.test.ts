@@ -5,6 +5,7 @@ import {
   RoundTripBook,
   type RoundTripTrade,
   roundTripsFromFills,
+  tradeStats,
   withOwner,
 } from '../../../../backtest/report/index.ts';
 import { asNumber, D, type Execution, type PositionSide } from '../../../../core/model/index.ts';
@@ -296,5 +297,87 @@ describe('round-trip book: a trade price is its cost over its qty once the lot c
     book.spend({ sym: 'BINANCE_PERP_BTC_USDT', positionSide: 'NONE', qty: D(1), price: D(102), ts: 5 });
     book.add(fill('BUY', '2', '90', 'cover', 6));
     expect(entries(closed)).toEqual(['101 x 2', '101 x 2']);
+  });
+});
+
+describe('round-trip book: an order sliced into several of one batch', () => {
+  /** A decision: one order's worth on one sym, sliced into pieces that may fill at several prices. */
+  const decision = fc.record({
+    sym: fc.constantFrom('AAA', 'BBB'),
+    side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+    pieces: fc.array(
+      fc.record({
+        qty: fc.integer({ min: 1, max: 30 }).map((units) => D(units).div(10)),
+        price: fc.integer({ min: 900, max: 1_100 }).map((units) => D(units).div(10)),
+        fee: fc.integer({ min: 0, max: 50 }).map((units) => D(units).div(100)),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  });
+
+  type Decision = typeof decision extends fc.Arbitrary<infer T> ? T : never;
+
+  /** The decisions' fills, each piece its own order of the decision's batch, or all one order. */
+  const fillsOf = (decisions: readonly Decision[], sliced: boolean) =>
+    decisions.flatMap((d, i) =>
+      d.pieces.map((piece, j) => ({
+        fill: {
+          ...anExecution({
+            side: d.side,
+            quantity: piece.qty.toFixed(),
+            price: piece.price.toFixed(),
+            fee: piece.fee.toFixed(),
+            timestamp: 1_000 + i * 10 + j,
+          }),
+          sym: d.sym,
+          orderId: sliced ? `d${i}.${j}` : `d${i}`,
+        },
+        batch: sliced ? `batch-${i}` : undefined,
+      })),
+    );
+
+  const pairAll = (fills: ReturnType<typeof fillsOf>) => {
+    const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
+    for (const { fill, batch } of fills) book.add(fill, undefined, batch);
+    book.flush();
+    // A sliced decision's trades name its first piece's order.
+    const unsliced = (id: string): string => id.replace(/\.\d+$/, '');
+    return {
+      closed: closed.map((t) => ({
+        ...t,
+        entryOrderId: unsliced(t.entryOrderId),
+        exitOrderId: unsliced(t.exitOrderId),
+      })),
+      open: book.openTrades().map((t) => ({ ...t, entryOrderId: unsliced(t.entryOrderId) })),
+    };
+  };
+
+  it('makes the trades (and so the trade statistics) of the one order filled in those pieces', () => {
+    fc.assert(
+      fc.property(fc.array(decision, { maxLength: 25 }), (decisions) => {
+        const whole = pairAll(fillsOf(decisions, false));
+        const sliced = pairAll(fillsOf(decisions, true));
+        expect(sliced).toEqual(whole);
+        expect(tradeStats(sliced.closed)).toEqual(tradeStats(whole.closed));
+      }),
+    );
+  });
+
+  it('keeps orders of different batches apart, as orders of their own', () => {
+    const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
+    const piece = (side: 'BUY' | 'SELL', price: string, orderId: string, timestamp: number) => ({
+      ...anExecution({ side, quantity: '1', price, timestamp }),
+      orderId,
+    });
+    book.add(piece('BUY', '100', 'a1', 1), undefined, 'rung-100');
+    book.add(piece('BUY', '99', 'b1', 2), undefined, 'rung-99');
+    book.add(piece('SELL', '101', 'c1', 3), undefined, 'exit');
+    book.add(piece('SELL', '101', 'c2', 3), undefined, 'exit');
+    expect(closed.map((t) => [t.entryOrderId, t.exitOrderId, t.qty.toFixed()])).toEqual([
+      ['a1', 'c1', '1'],
+      ['b1', 'c2', '1'],
+    ]);
   });
 });

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { EntryBatches } from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
+import { aLimitOrder, aMarketOrder } from '../../../kit/intent-builders.ts';
+
+describe('entry batches', () => {
+  it('puts the orders one strategy sends at one instant, alike but for quantity, in one batch', () => {
+    const batches = new EntryBatches();
+    batches.placed('s', aMarketOrder({ ref: 'a', qty: D(1) }), 5);
+    batches.placed('s', aMarketOrder({ ref: 'b', qty: D('0.5') }), 5);
+    expect(batches.batchOf('a')).toBeDefined();
+    expect(batches.batchOf('b')).toBe(batches.batchOf('a'));
+  });
+
+  it('keeps apart orders at another price, of another type, side, strategy or instant', () => {
+    const batches = new EntryBatches();
+    batches.placed('s', aLimitOrder({ ref: 'rung-100', price: D(100) }), 5);
+    batches.placed('s', aLimitOrder({ ref: 'rung-99', price: D(99) }), 5);
+    batches.placed('s', aMarketOrder({ ref: 'market', side: 'BUY' }), 5);
+    batches.placed('s', aMarketOrder({ ref: 'sell', side: 'SELL' }), 5);
+    batches.placed('t', aMarketOrder({ ref: 'other-strategy', side: 'BUY' }), 5);
+    batches.placed('s', aMarketOrder({ ref: 'later', side: 'BUY' }), 6);
+    const all = ['rung-100', 'rung-99', 'market', 'sell', 'other-strategy', 'later'].map((ref) =>
+      batches.batchOf(ref),
+    );
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('knows no batch of an order it was not told of, and forgets the oldest past its bound', () => {
+    const batches = new EntryBatches(3);
+    expect(batches.batchOf('never')).toBeUndefined();
+    for (let i = 0; i <= 3; i++) batches.placed('s', aMarketOrder({ ref: `o${i}` }), i);
+    expect(batches.batchOf('o0')).toBeUndefined();
+    expect(batches.batchOf('o1')).toBeDefined();
+    expect(batches.batchOf('o3')).toBeDefined();
+  });
+});
