@@ -6,7 +6,7 @@ import type {
   Position,
   PositionSide,
 } from '../model/index.ts';
-import { onlyReducesPosition, signedPositionQty, ZERO } from '../model/index.ts';
+import { closedLegs, onlyReducesPosition, signedPositionQty, ZERO } from '../model/index.ts';
 
 /** The signed quantity of a position leg as the kernel holds it (`KernelState.positionQty`). */
 export type LegQty = (sym: string, positionSide: PositionSide) => Dec;
@@ -38,8 +38,6 @@ interface ClosingLeg {
 export type CloseOrderOwner =
   | { readonly kind: 'owner'; readonly owner: string; readonly ref: string }
   | { readonly kind: 'ambiguous'; readonly owners: readonly string[] };
-
-const LEGS: readonly PositionSide[] = ['NONE', 'LONG', 'SHORT'];
 
 /**
  * The position legs strategies' closes are closing. The spec's close requests
@@ -94,16 +92,10 @@ export class InFlightCloses {
    * @param owner - the strategy sending it
    */
   sending(intent: ClosePositionIntent | ClosePositionsIntent, owner: string): void {
-    const reached: readonly [string, PositionSide][] =
-      intent.kind === 'closePosition'
-        ? [[intent.sym, intent.positionSide]]
-        : intent.symList.map((sym) => [sym, 'NONE']);
-    for (const [sym, side] of reached) {
-      for (const positionSide of side === 'NONE' ? LEGS : [side]) {
-        const signed = this.legQty(sym, positionSide);
-        if (!signed.isZero() || this.legMayGrow(sym, positionSide))
-          this.legs.push({ ref: intent.ref, owner, sym, positionSide, signed, unknown: false });
-      }
+    for (const { sym, positionSide } of closedLegs(intent)) {
+      const signed = this.legQty(sym, positionSide);
+      if (!signed.isZero() || this.legMayGrow(sym, positionSide))
+        this.legs.push({ ref: intent.ref, owner, sym, positionSide, signed, unknown: false });
     }
   }
 

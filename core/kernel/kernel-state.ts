@@ -90,7 +90,7 @@ export class KernelState implements RiskView {
   /** The position closes in flight: the risk gate counts each as claiming the leg it closes. */
   readonly closes = new InFlightCloses(
     (sym, side) => this.positionQty(sym, side),
-    (sym, side) => legMayGrow(this.orders, sym, side),
+    (sym, side) => this.legMayGrow(sym, side),
   );
   /** The algo orders sent and not answered yet: the risk gate counts them as open algo orders. */
   readonly algosInFlight = new InFlightAlgoOrders();
@@ -264,6 +264,16 @@ export class KernelState implements RiskView {
    */
   closingPositionQty(sym: string, positionSide: PositionSide, strategyId?: string): Dec {
     return this.closes.idle ? ZERO : this.closes.closingQty(sym, positionSide, strategyId);
+  }
+
+  /**
+   * @param sym - the symbol
+   * @param positionSide - the leg
+   * @returns whether an order or algo order open on the leg, or sent, could open or grow it
+   *   (see {@link legMayGrow})
+   */
+  legMayGrow(sym: string, positionSide: PositionSide): boolean {
+    return legMayGrow(this.orders, sym, positionSide);
   }
 
   /**
