@@ -16,6 +16,7 @@ export { defineStrategy } from './define-strategy.ts';
 export { MARKET_OBSERVATION_MS } from './equity-observations.ts';
 export { fillOnOrderLeg, orderLegOf } from './fill-leg.ts';
 export type { InFlightAlgoOrder, InFlightAlgoRef } from './in-flight-algo-orders.ts';
+export type { CloseOrdering, UnattributedCloseOrder } from './in-flight-closes.ts';
 export type { Bands, WarmIndicator } from './indicators.ts';
 export { atr, bollinger, ema, rsi, sma, warmUp } from './indicators.ts';
 export { MAX_REF_LENGTH } from './intent-ownership.ts';
