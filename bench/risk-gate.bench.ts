@@ -67,6 +67,7 @@ function viewWith(onSym: number, elsewhere: number): RiskView {
     inFlightModifyQty: (order) => state.inFlightModifyQty(order),
     inFlightModifyPrice: (order) => state.inFlightModifyPrice(order),
     closingPositionQty: (sym, side, strategyId) => state.closingPositionQty(sym, side, strategyId),
+    legMayGrow: (sym, side) => state.legMayGrow(sym, side),
     algoOrderByRef: (ref) => state.algoOrderByRef(ref),
     inFlightAlgoOrder: (ref) => state.inFlightAlgoOrder(ref),
     inFlightAlgoReplaces: (ref) => state.inFlightAlgoReplaces(ref),

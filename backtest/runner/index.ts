@@ -58,4 +58,5 @@ export type { StartingCoinValue } from './starting-coin-notes.ts';
 export { startingCoinsConfig } from './starting-coin-notes.ts';
 export { coinPriceOf, coinsWorth, coinValuingSyms, startingEquityOf } from './starting-coins.ts';
 export { symsNamedBy } from './strategy-syms.ts';
+export { unattributedCloseWarnings } from './unattributed-close-warnings.ts';
 export { fundingTimesHeld, unfundedHoldWarnings } from './unfunded-holds.ts';

@@ -53,6 +53,7 @@ import { RunTeardown } from './run-teardown.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
+import { unattributedCloseWarnings } from './unattributed-close-warnings.ts';
 import { unbilledInterestWarning } from './unbilled-interest.ts';
 import { unclosedWarnings } from './unclosed-positions.ts';
 import { unfundedHoldWarnings } from './unfunded-holds.ts';
@@ -165,6 +166,8 @@ async function runInto(
     strategies: options.strategies,
     // The venue's bar cutoff allows a reaction the latency's delay: the emulated stops' too.
     barReactionMs: longestViewDelay(options.latency ?? DEFAULT_LATENCY),
+    // The simulated venue runs commands in the order sent, a close making its orders as it runs.
+    closeOrdering: 'sendOrder',
     ...(options.warmUp === undefined
       ? { barsWholeFrom: options.window?.from ?? Math.min(...headers.map((h) => h.startTime)) }
       : { warmUp: { periodMs: options.warmUp.periodMs } }),
@@ -353,6 +356,7 @@ async function runInto(
       instruments.map((spec) => spec.sym),
     ),
     ...lateBarInputWarnings(kernel),
+    ...unattributedCloseWarnings(kernel),
     ...fillModelWarnings(
       sim.fillModelName,
       options.fillModel === undefined,

@@ -17,6 +17,7 @@ import {
   setupWarnings,
   startingCoinsConfig,
   subPortfolioMarkupText,
+  unattributedCloseWarnings,
   unfundedHoldWarnings,
 } from '../../backtest/runner/index.ts';
 import {
@@ -191,6 +192,7 @@ export async function writeVenueSessionReport(input: VenueSessionReportInput): P
       'the feed',
     ),
     ...lateBarInputWarnings(input.kernel, 'the feed'),
+    ...unattributedCloseWarnings(input.kernel),
     ...sessionFillModelWarnings(input, symsOf(userData.orders)),
     ...[
       journal.rejections.warning(),

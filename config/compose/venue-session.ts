@@ -157,6 +157,9 @@ async function startAndRunVenueSession(
     ...(options.warmUp === undefined ? {} : { warmUp: options.warmUp }),
     // The paper venue's bar cutoff allows a reaction its latency's delay: its emulated stops' too.
     ...(options.latency === undefined ? {} : { barReactionMs: longestViewDelay(options.latency.legs) }),
+    // The paper venue runs a close before answering it, and the client sends the next close on a
+    // sym once it was answered: its close orders come in the order sent. A live venue does not say.
+    closeOrdering: options.mode === 'paper' ? 'sendOrder' : 'unknown',
   });
   const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
   const coins = new SessionStartingCoins(

@@ -6,7 +6,7 @@ import type {
   Position,
   PositionSide,
 } from '../model/index.ts';
-import { onlyReducesPosition, signedPositionQty, ZERO } from '../model/index.ts';
+import { closedLegs, onlyReducesPosition, signedPositionQty, ZERO } from '../model/index.ts';
 
 /** The signed quantity of a position leg as the kernel holds it (`KernelState.positionQty`). */
 export type LegQty = (sym: string, positionSide: PositionSide) => Dec;
@@ -34,12 +34,60 @@ interface ClosingLeg {
   unknown: boolean;
 }
 
+/**
+ * Whether the venue makes the orders of the position closes on a leg in the order the kernel sent
+ * the closes. `sendOrder`: Keel's simulated venue runs every command in the order sent, one at a
+ * time, each close making its orders as it runs; the paper venue runs a REST command before
+ * answering it, and the live client sends a command on a sym only once every REST command sent
+ * before it on that sym was answered (`SymCommandOrder`; closePositions is ordered on each of its
+ * syms, a held command goes in the order submitted, and a command whose reply was lost is never
+ * sent again, the next going once its look-ups ended). `unknown`: a live venue, whose spec does
+ * not say whether a close's order exists when its request is answered.
+ */
+export type CloseOrdering = 'sendOrder' | 'unknown';
+
+/**
+ * An order on a leg strategies' closes reached that the kernel gave to no strategy, though a close
+ * may have made it: for the run's warnings. Orders of the same leg, strategies and reason are
+ * counted in one.
+ */
+export interface UnattributedCloseOrder {
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  /** The strategies whose close may have made it. */
+  readonly owners: readonly string[];
+  /**
+   * `ambiguous`: closes of several strategies were in flight on the leg (see {@link CloseOrdering});
+   * `endedFirst`: the close had ended before the order came (a position report or its unknown
+   *   outcome ended it, or the order of another close of the leg it could not be told from).
+   */
+  readonly reason: 'ambiguous' | 'endedFirst';
+  /** The clientOrderId the venue gave the first such order. */
+  readonly firstOrder: string;
+  /** How many such orders. */
+  readonly count: number;
+}
+
+/** A close a report ended on a leg before its order was seen. */
+interface EndedClose {
+  readonly ref: string;
+  readonly owner: string;
+}
+
+/**
+ * The closes of a leg that ended before their order was seen, and how many orders that may be
+ * theirs came since: a close makes at most one order on a leg, so once as many came (or the others
+ * were refused), an order on the leg is none of theirs.
+ */
+interface EndedCloses {
+  readonly closes: readonly EndedClose[];
+  readonly orders: number;
+}
+
 /** Who an order the venue made on a leg being closed belongs to, and the close that made it. */
 export type CloseOrderOwner =
   | { readonly kind: 'owner'; readonly owner: string; readonly ref: string }
   | { readonly kind: 'ambiguous'; readonly owners: readonly string[] };
-
-const LEGS: readonly PositionSide[] = ['NONE', 'LONG', 'SHORT'];
 
 /**
  * The position legs strategies' closes are closing. The spec's close requests
@@ -70,21 +118,45 @@ const LEGS: readonly PositionSide[] = ['NONE', 'LONG', 'SHORT'];
  *   their next report, whatever its size (the command is over: at the size the close would find,
  *   it did not happen; a reconciliation or a look-up reports the leg).
  * So a report keeps a close going only when the fills of known orders or the close's direction
- * explain it, and a fill of an order not seen yet (it may be the close's own) moves nothing. When
- * two strategies' closes of one leg are in flight at once (NET mode: one position per sym), the
- * order cannot be told apart: it belongs to neither, and both closes of that leg end (the safe
- * rule: a strategy is never told of an order that may be another's).
+ * explain it, and a fill of an order not seen yet (it may be the close's own) moves nothing.
+ *
+ * Several closes of one leg in flight at once (two strategies', NET mode: one position per sym):
+ * - where the venue makes close orders in the order the kernel sends the closes
+ *   ({@link CloseOrdering} `sendOrder`: Keel's simulated venue in a backtest, and the paper venue
+ *   behind the live client), the first close order on the leg is the first-sent close's: its
+ *   leg's close is over, the later ones go on and will find the leg as it left it (its fills, now
+ *   of an order the kernel knows, move their size; they are refused when it left the leg flat, or
+ *   make a smaller order when it grew). Not when that first close's outcome is unknown: its
+ *   request may never have run, or run late, so the order may be a later close's, and goes to
+ *   neither (below);
+ * - otherwise (`unknown`: a live venue, where the spec does not say when the venue makes a
+ *   close's order, so a close sent after another's answer may still be made first), the order
+ *   cannot be told apart: it belongs to neither, and every close of that leg ends (the safe rule:
+ *   a strategy is never told of an order that may be another's).
+ *
+ * An order given to no strategy although a close may have made it is kept for the run's warnings
+ * ({@link unattributed}): one two strategies' closes may have made, and one on a leg whose close
+ * a position report ended before the order came (the venue reported the position first).
  */
 export class InFlightCloses {
   private legs: ClosingLeg[] = [];
+  /**
+   * Per leg (`sym|positionSide`), the closes that ended before their order was seen: at a report or
+   * an unknown outcome, or at another close's order on the leg it could not be told from.
+   */
+  private readonly endedUnseen = new Map<string, EndedCloses>();
+  private readonly unattributedOrders = new Map<string, UnattributedCloseOrder>();
 
   /**
    * @param legQty - the kernel's position legs, read when a close is sent
    * @param legMayGrow - whether an order could open a leg, asked of the flat legs when a close is sent
+   * @param ordering - whether the venue makes the close orders of a leg in the order the closes were
+   *   sent (see {@link CloseOrdering}); default `unknown`
    */
   constructor(
     private readonly legQty: LegQty,
     private readonly legMayGrow: LegMayGrow = () => false,
+    private readonly ordering: CloseOrdering = 'unknown',
   ) {}
 
   /**
@@ -94,16 +166,10 @@ export class InFlightCloses {
    * @param owner - the strategy sending it
    */
   sending(intent: ClosePositionIntent | ClosePositionsIntent, owner: string): void {
-    const reached: readonly [string, PositionSide][] =
-      intent.kind === 'closePosition'
-        ? [[intent.sym, intent.positionSide]]
-        : intent.symList.map((sym) => [sym, 'NONE']);
-    for (const [sym, side] of reached) {
-      for (const positionSide of side === 'NONE' ? LEGS : [side]) {
-        const signed = this.legQty(sym, positionSide);
-        if (!signed.isZero() || this.legMayGrow(sym, positionSide))
-          this.legs.push({ ref: intent.ref, owner, sym, positionSide, signed, unknown: false });
-      }
+    for (const { sym, positionSide } of closedLegs(intent)) {
+      const signed = this.legQty(sym, positionSide);
+      if (!signed.isZero() || this.legMayGrow(sym, positionSide))
+        this.legs.push({ ref: intent.ref, owner, sym, positionSide, signed, unknown: false });
     }
   }
 
@@ -113,6 +179,12 @@ export class InFlightCloses {
    */
   refused(ref: string): void {
     this.drop((leg) => leg.ref === ref);
+    for (const [key, ended] of this.endedUnseen)
+      this.setEnded(
+        key,
+        ended.closes.filter((close) => close.ref !== ref),
+        ended.orders,
+      );
   }
 
   /**
@@ -122,6 +194,8 @@ export class InFlightCloses {
    * @param ref - the close's reference
    */
   outcomeUnknown(ref: string): void {
+    for (const leg of this.legs)
+      if (leg.ref === ref && leg.signed.isZero()) this.endedWithOrderUnseen([leg], 0);
     this.drop((leg) => leg.ref === ref && leg.signed.isZero());
     for (const leg of this.legs) if (leg.ref === ref) leg.unknown = true;
   }
@@ -153,6 +227,11 @@ export class InFlightCloses {
       (reported.eq(leg.signed)
         ? reported.isZero() && !this.legMayGrow(sym, positionSide)
         : mayHaveClosed(leg.signed, reported));
+    for (const leg of this.legs) {
+      if (!onLeg(leg, sym, positionSide) || !over(leg)) continue;
+      // Over at a report that does not show it did nothing: its order may still come.
+      if (leg.unknown || !reported.eq(leg.signed)) this.endedWithOrderUnseen([leg], 0);
+    }
     this.drop((leg) => onLeg(leg, sym, positionSide) && over(leg));
     for (const leg of this.legs) if (onLeg(leg, sym, positionSide)) leg.signed = reported;
   }
@@ -174,29 +253,97 @@ export class InFlightCloses {
    * it closes a position; that leg's closes are then over, and so are they on the legs the kernel
    * holds flat (the venue carried them out and found those so).
    * @param order - an order whose reference no strategy owns or inherits
-   * @returns the owner and the close's reference (the earliest, when the owner sent several closes
-   *   of the leg), ambiguous when strategies' closes of the leg are in flight at once, or undefined
-   *   when the order is no close's
+   * @param firstSeen - whether this is the kernel's first word of the order (only then is one
+   *   that comes after its close ended kept for the warnings)
+   * @returns the owner and the close's reference: the first-sent close's where the venue makes
+   *   close orders in send order (its outcome known), else the earliest when one strategy sent
+   *   every close of the leg in flight; ambiguous when strategies' closes of the leg are in flight
+   *   at once and the venue's order cannot tell them apart; undefined when the order is no
+   *   close's (kept for the warnings when a report ended the leg's close before it came)
    */
-  claim(order: Order): CloseOrderOwner | undefined {
+  claim(order: Order, firstSeen = true): CloseOrderOwner | undefined {
     if (!onlyReducesPosition(order)) return undefined;
-    const owners = new Set<string>();
-    let first: ClosingLeg | undefined;
-    for (const leg of this.legs) {
-      if (!onLeg(leg, order.sym, order.positionSide)) continue;
-      owners.add(leg.owner);
-      first ??= leg;
+    const { sym, positionSide } = order;
+    const closing = this.legs.filter((leg) => onLeg(leg, sym, positionSide));
+    const first = closing[0];
+    if (first === undefined) {
+      if (firstSeen) this.endedBeforeItsOrder(order);
+      return undefined;
     }
-    if (first === undefined) return undefined;
-    const refs = new Set(
-      this.legs.filter((leg) => onLeg(leg, order.sym, order.positionSide)).map((l) => l.ref),
+    // A close a report ended before its order came may have made this order too.
+    const ended = this.endedUnseen.get(legKey(sym, positionSide))?.closes ?? [];
+    if (this.ordering === 'sendOrder' && !first.unknown && ended.length === 0) {
+      this.drop((leg) => leg.ref === first.ref && (onLeg(leg, sym, positionSide) || leg.signed.isZero()));
+      return { kind: 'owner', owner: first.owner, ref: first.ref };
+    }
+    const owners = [...new Set([...ended, ...closing].map((close) => close.owner))];
+    const refs = new Set(closing.map((leg) => leg.ref));
+    this.drop((leg) => onLeg(leg, sym, positionSide) || (refs.has(leg.ref) && leg.signed.isZero()));
+    // This order is one of theirs; the others may still make one.
+    this.endedWithOrderUnseen(closing, 1);
+    if (owners.length === 1) return { kind: 'owner', owner: first.owner, ref: first.ref };
+    this.unattributedOrder(order, owners, 'ambiguous');
+    return { kind: 'ambiguous', owners };
+  }
+
+  /**
+   * The orders given to no strategy though a close may have made them, for the run's warnings.
+   * @returns one entry per leg, strategies and reason, in the order first met
+   */
+  unattributed(): readonly UnattributedCloseOrder[] {
+    return [...this.unattributedOrders.values()];
+  }
+
+  /** An order no close in flight claims, on a leg whose close a report ended before its order came. */
+  private endedBeforeItsOrder(order: Order): void {
+    const key = legKey(order.sym, order.positionSide);
+    const ended = this.endedUnseen.get(key);
+    if (ended === undefined) return;
+    this.setEnded(key, ended.closes, ended.orders + 1);
+    this.unattributedOrder(order, [...new Set(ended.closes.map((close) => close.owner))], 'endedFirst');
+  }
+
+  /**
+   * Closes of one leg ended before their order was seen (with `orders` of theirs just come): an
+   * order that comes next on the leg may be one of theirs.
+   */
+  private endedWithOrderUnseen(legs: readonly ClosingLeg[], orders: number): void {
+    const first = legs[0];
+    if (first === undefined) return;
+    const key = legKey(first.sym, first.positionSide);
+    const ended = this.endedUnseen.get(key);
+    const closes = [...(ended?.closes ?? [])];
+    for (const leg of legs)
+      if (!closes.some((close) => close.ref === leg.ref)) closes.push({ ref: leg.ref, owner: leg.owner });
+    this.setEnded(key, closes, (ended?.orders ?? 0) + orders);
+  }
+
+  /** Keeps a leg's ended closes while some of them may still make an order. */
+  private setEnded(key: string, closes: readonly EndedClose[], orders: number): void {
+    if (closes.length > orders) this.endedUnseen.set(key, { closes, orders });
+    else this.endedUnseen.delete(key);
+  }
+
+  private unattributedOrder(
+    order: Order,
+    owners: readonly string[],
+    reason: UnattributedCloseOrder['reason'],
+  ): void {
+    const key = `${legKey(order.sym, order.positionSide)}|${reason}|${owners.join(',')}`;
+    const seen = this.unattributedOrders.get(key);
+    this.unattributedOrders.set(
+      key,
+      seen === undefined
+        ? {
+            sym: order.sym,
+            positionSide: order.positionSide,
+            owners,
+            reason,
+            firstOrder: order.clientOrderId === '' ? order.orderId : order.clientOrderId,
+            count: 1,
+          }
+        : { ...seen, count: seen.count + 1 },
     );
-    this.drop(
-      (leg) => onLeg(leg, order.sym, order.positionSide) || (refs.has(leg.ref) && leg.signed.isZero()),
-    );
-    return owners.size === 1
-      ? { kind: 'owner', owner: first.owner, ref: first.ref }
-      : { kind: 'ambiguous', owners: [...owners] };
   }
 
   /**
@@ -217,14 +364,26 @@ export class InFlightCloses {
     return closing;
   }
 
-  /** @returns whether no close is in flight (checked first on every User Data event) */
+  /** @returns whether no close is in flight */
   get idle(): boolean {
     return this.legs.length === 0;
+  }
+
+  /**
+   * @returns whether no close is in flight and no leg waits for the order of a close a report
+   *   ended (checked first on every User Data event)
+   */
+  get quiet(): boolean {
+    return this.legs.length === 0 && this.endedUnseen.size === 0;
   }
 
   private drop(over: (leg: ClosingLeg) => boolean): void {
     this.legs = this.legs.filter((leg) => !over(leg));
   }
+}
+
+function legKey(sym: string, positionSide: PositionSide): string {
+  return `${sym}|${positionSide}`;
 }
 
 function onLeg(leg: ClosingLeg, sym: string, positionSide: PositionSide): boolean {

@@ -11,6 +11,7 @@ import type {
 import type { Portfolio } from '../portfolio/index.ts';
 import type { LimitedSym, RiskDecision, RiskView, TradingStatus } from '../risk/index.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
+import type { CloseOrdering } from './in-flight-closes.ts';
 import type { KernelWarmUp } from './kernel-warm-up.ts';
 import type { Scheduler } from './scheduler.ts';
 
@@ -136,4 +137,12 @@ export interface KernelOptions {
    * (`TrailingStopEmulator.onBar`).
    */
   readonly barReactionMs?: number;
+  /**
+   * Whether the venue makes the close orders of a position leg in the order the kernel sent the
+   * closes (see `CloseOrdering`): `sendOrder` for Keel's simulated venue (a backtest) and the
+   * paper venue, where an order two strategies' closes of one leg may have made is the
+   * first-sent close's; `unknown` (default: a live venue, whose spec does not say) gives it to
+   * neither.
+   */
+  readonly closeOrdering?: CloseOrdering;
 }

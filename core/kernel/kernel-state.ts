@@ -30,7 +30,7 @@ import type { Clock } from './clock.ts';
 import { CommandSyms } from './command-syms.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 import { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
-import { InFlightCloses } from './in-flight-closes.ts';
+import { type CloseOrdering, InFlightCloses } from './in-flight-closes.ts';
 import { InFlightRequests } from './in-flight-requests.ts';
 import { equityEstimateOf, equityOf, grossExposureOf } from './kernel-equity.ts';
 import { legQty } from './leg-quantity.ts';
@@ -88,10 +88,7 @@ export class KernelState implements RiskView {
    */
   readonly requests = new InFlightRequests(this.orders);
   /** The position closes in flight: the risk gate counts each as claiming the leg it closes. */
-  readonly closes = new InFlightCloses(
-    (sym, side) => this.positionQty(sym, side),
-    (sym, side) => legMayGrow(this.orders, sym, side),
-  );
+  readonly closes: InFlightCloses;
   /** The algo orders sent and not answered yet: the risk gate counts them as open algo orders. */
   readonly algosInFlight = new InFlightAlgoOrders();
   /** The syms of the commands sent lately, for the denial of one the venue refuses. */
@@ -102,13 +99,21 @@ export class KernelState implements RiskView {
    * @param instruments - every instrument the run may see
    * @param portfolio - Keel's own Decimal ledger, fed with every fill; when given, equity and
    *   gross exposure come from it, otherwise from the venue's account and positions
+   * @param closeOrdering - whether the venue makes the close orders of a leg in the order the
+   *   closes were sent (see {@link CloseOrdering}); default `unknown`
    */
   constructor(
     private readonly clock: Clock,
     instruments: readonly InstrumentSpec[],
     readonly portfolio?: Portfolio,
+    closeOrdering: CloseOrdering = 'unknown',
   ) {
     this.instruments = new Map(instruments.map((spec) => [spec.sym, spec]));
+    this.closes = new InFlightCloses(
+      (sym, side) => this.positionQty(sym, side),
+      (sym, side) => this.legMayGrow(sym, side),
+      closeOrdering,
+    );
   }
 
   /** @returns the run's current time, epoch ms */
@@ -264,6 +269,16 @@ export class KernelState implements RiskView {
    */
   closingPositionQty(sym: string, positionSide: PositionSide, strategyId?: string): Dec {
     return this.closes.idle ? ZERO : this.closes.closingQty(sym, positionSide, strategyId);
+  }
+
+  /**
+   * @param sym - the symbol
+   * @param positionSide - the leg
+   * @returns whether an order or algo order open on the leg, or sent, could open or grow it
+   *   (see {@link legMayGrow})
+   */
+  legMayGrow(sym: string, positionSide: PositionSide): boolean {
+    return legMayGrow(this.orders, sym, positionSide);
   }
 
   /**

@@ -13,6 +13,7 @@ import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 import type { LateBarInputs } from './bar-aggregator.ts';
 import type { FillGivenUp } from './fill-given-up.ts';
 import type { InFlightAlgoOrder, InFlightAlgoOrders } from './in-flight-algo-orders.ts';
+import type { UnattributedCloseOrder } from './in-flight-closes.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
 import { KernelLoop } from './kernel-loop.ts';
@@ -146,7 +147,12 @@ export class Kernel {
     );
     const scheduler = this.warmUp.scheduler;
     this.timers = new KernelTimers(scheduler, () => this.loop.wake());
-    this.state = new KernelState(scheduler.clock, options.instruments, options.portfolio);
+    this.state = new KernelState(
+      scheduler.clock,
+      options.instruments,
+      options.portfolio,
+      options.closeOrdering,
+    );
     this.barsWholeFrom = options.barsWholeFrom;
     this.startTs = this.state.now();
     const feeds = new KernelFeeds(
@@ -422,6 +428,16 @@ export class Kernel {
    */
   lateBarInputs(): LateBarInputs[] {
     return this.marketRouting.lateBarInputs();
+  }
+
+  /**
+   * The orders given to no strategy though a strategy's position close may have made them (two
+   * strategies' closes of the leg in flight where the venue's order cannot tell them apart, or a
+   * close a position report ended before its order came), for a run's end-of-run warnings.
+   * @returns one entry per leg, strategies and reason
+   */
+  unattributedCloseOrders(): readonly UnattributedCloseOrder[] {
+    return this.state.closes.unattributed();
   }
 
   /**

@@ -272,10 +272,12 @@ export class UserDataRouting {
    * at any size; a fill of a known order moves the size the close will find, see
    * {@link noteKnownFill}); an order it made is recorded as its sender's with its close's reference
    * before the order is folded (see {@link InFlightCloses}): the venue names it as it likes, so it
-   * inherits no owner otherwise. An order two strategies' closes may have made is left to neither.
+   * inherits no owner otherwise. An order two strategies' closes may have made is the first-sent
+   * close's where the venue makes close orders in send order, else left to neither, and kept for
+   * the run's warnings, as is one that comes after a report ended its close.
    */
   private noteClose(event: UserEvent): void {
-    if (this.closes.idle) return;
+    if (this.closes.quiet) return;
     switch (event.kind) {
       case 'commandRejected':
         if (!isClose(event)) return;
@@ -318,7 +320,7 @@ export class UserDataRouting {
     if (orders.recordedOwner(key) !== undefined || inheritedOrderOwner(order, orders) !== undefined) return;
     // An earlier run's order, which the fold hands back to its strategy.
     if (generatedRefOwner(order.clientOrderId, this.strategyIds) !== undefined) return;
-    const claim = this.closes.claim(order);
+    const claim = this.closes.claim(order, !orders.byId.has(order.orderId));
     if (claim?.kind !== 'owner') return;
     orders.own(key, claim.owner);
     orders.noteCloseOrder(key, claim.ref);

@@ -5,6 +5,8 @@
 export type { Account, AccountStatus, Asset, Loan, LoanRisk } from './account.ts';
 export type { AlgoConditionType, AlgoOrder, AlgoOrderState, AlgoOrderType } from './algo-order.ts';
 export { ALGO_CONDITION_TYPES, ALGO_ORDER_TYPES, isFinalAlgoState } from './algo-order.ts';
+export type { ClosedLeg } from './closed-legs.ts';
+export { closedLegs } from './closed-legs.ts';
 export {
   COMMAND_NOT_APPLIED,
   COMMAND_OUTCOME_UNKNOWN,

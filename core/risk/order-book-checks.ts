@@ -1,4 +1,4 @@
-import { isFinalOrderState } from '../model/index.ts';
+import { closedLegs, isFinalOrderState } from '../model/index.ts';
 import { type OrderTerms, termsOf } from './order-terms.ts';
 import { fitsOppositePosition } from './position-reduction.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
@@ -68,6 +68,13 @@ export const modifyTargetCheck: RiskCheck = {
  * position to close. Reduce-only algo orders are not checked here (Keel's choice): they act when
  * triggered, often on a position that does not exist yet (a stop placed with its entry), and the
  * venue applies reduce-only then.
+ *
+ * A close-position passes when a leg it reaches ({@link closedLegs}: every leg of the sym for NONE)
+ * is open, or flat with an order open or sent that could open it ({@link RiskView.legMayGrow}:
+ * `return [market buy, closePosition]` from one hook, whose buy may fill before the close
+ * arrives), the legs the kernel follows a close on (`InFlightCloses`); it is denied only when
+ * nothing could give it a position to close. A closePositions is not checked: the venue refuses it
+ * when every sym is flat.
  */
 export const reduceOnlyCheck: RiskCheck = {
   name: 'reduceOnly',
@@ -76,10 +83,15 @@ export const reduceOnlyCheck: RiskCheck = {
   run(input) {
     const { intent, view } = input;
     if (intent.kind === 'closePosition') {
-      if (!view.positionQty(intent.sym, intent.positionSide).isZero()) return undefined;
+      const mayClose = closedLegs(intent).some(
+        ({ sym, positionSide }) =>
+          !view.positionQty(sym, positionSide).isZero() || view.legMayGrow(sym, positionSide),
+      );
+      if (mayClose) return undefined;
+      const leg = intent.positionSide === 'NONE' ? '' : ` ${intent.positionSide}`;
       return deny(
         'reduceOnly',
-        `closePosition ${intent.ref}: there is no ${intent.sym} ${intent.positionSide} position to close`,
+        `closePosition ${intent.ref}: there is no ${intent.sym}${leg} position to close, and no open or sent order could open one before the close reaches the venue`,
       );
     }
     if (intent.kind !== 'placeOrder') return undefined;

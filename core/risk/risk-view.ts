@@ -72,6 +72,13 @@ export interface RiskView {
    * order on the other side would.
    */
   closingPositionQty(sym: string, positionSide: PositionSide, strategyId?: string): Dec;
+  /**
+   * Whether an order or algo order open on a leg, or sent and not answered yet (one returned
+   * earlier in the same hook included), could open or grow it: one that does not only reduce a
+   * position. Its fill may reach the venue's leg before a close sent now does, so a close of the
+   * leg held flat may still find something to close (the kernel's `legMayGrow`).
+   */
+  legMayGrow(sym: string, positionSide: PositionSide): boolean;
   /** An algo order by its clientAlgoOrderId, open or finished; undefined when not known (yet). */
   algoOrderByRef(clientAlgoOrderId: string): AlgoOrder | undefined;
   /**

@@ -1,6 +1,7 @@
 import { type Observable, Subject } from 'rxjs';
 import type { ExecutionPort } from '../../core/execution/index.ts';
 import type {
+  CloseOrdering,
   IntentDenied,
   IntentGate,
   KernelWarmUp,
@@ -62,6 +63,8 @@ export interface KernelRigOptions {
   readonly venueStatus?: Observable<VenueStatus>;
   /** A warm-up for the kernel; default none. */
   readonly warmUp?: KernelWarmUp;
+  /** Whether the venue makes close orders in the order the closes were sent; default the kernel's (`unknown`). */
+  readonly closeOrdering?: CloseOrdering;
 }
 
 /**
@@ -120,6 +123,7 @@ function startedRig(
     ...(options.portfolio === undefined ? {} : { portfolio: options.portfolio }),
     ...(options.venueStatus === undefined ? {} : { venueStatus: options.venueStatus }),
     ...(options.warmUp === undefined ? {} : { warmUp: options.warmUp }),
+    ...(options.closeOrdering === undefined ? {} : { closeOrdering: options.closeOrdering }),
   });
   const denials: IntentDenied[] = [];
   const faults: string[] = [];

@@ -5,6 +5,7 @@ import {
   type InstrumentSpec,
   isFinalOrderState,
   type Order,
+  onlyReducesPosition,
   type PositionMode,
   type PositionSide,
   positionKey,
@@ -93,6 +94,11 @@ export function aRiskView(): FakeRiskView {
     inFlightModifyQty: (order) => view.modifyClaims.get(order.clientOrderId),
     inFlightModifyPrice: () => undefined,
     closingPositionQty: (sym, side) => view.closing.get(positionKey(sym, side)) ?? ZERO,
+    legMayGrow: (sym, side) =>
+      [
+        ...openOf(view, { sym }),
+        ...view.algoOrders.filter((a) => a.algo.state === 'NEW').map((a) => a.algo),
+      ].some((order) => order.sym === sym && order.positionSide === side && !onlyReducesPosition(order)),
     algoOrderByRef: (ref) => view.algoOrders.find((a) => a.algo.clientAlgoOrderId === ref)?.algo,
     inFlightAlgoOrder: () => undefined,
     inFlightAlgoReplaces: () => [],

@@ -2,9 +2,11 @@ import type { StrategyIntent } from '../../model/index.ts';
 
 /**
  * The position closes sent over REST and not answered yet, by sym and strategy. The close request
- * carries no reference, so when two strategies close one sym at once the kernel cannot tell whose
- * the venue's close order is and gives it to neither (`InFlightCloses` in the kernel): this book
- * lets the client say so in its log, where an operator sees why neither strategy heard of it.
+ * carries no reference, so when two strategies close one sym at once the kernel tells the venue's
+ * close order as the first-sent close's only where the venue makes close orders in the order sent
+ * (the paper venue, which makes a close's orders before answering it); on a live venue it cannot
+ * tell and gives it to neither (`InFlightCloses` in the kernel, which names such orders in the
+ * run's warnings): this book lets the client say so in its log as it happens.
  */
 export class ConcurrentCloses {
   private readonly sent = new Map<StrategyIntent, readonly string[]>();

@@ -544,13 +544,15 @@ export class LiveExecutionClient implements ExecutionPort {
 
   /**
    * A close of a sym another strategy's unanswered close reaches: the venue's close order names
-   * neither (the request carries no reference), so the kernel gives it to neither; said at warn.
+   * neither (the request carries no reference); it is held until the other is answered (see
+   * {@link SymCommandOrder}), and the kernel gives the order to the first-sent close on the paper
+   * venue, to neither on a live one; said at warn.
    */
   private warnOfConcurrentCloses(command: StrategyIntent): void {
     for (const { sym, others } of this.closesInFlight.sending(command)) {
       this.logger.warn(
         { sym, strategyId: command.strategyId, others, ref: command.intent.ref },
-        `${command.strategyId} closes ${sym} while ${others.join(', ')} is closing it too: the venue's close order cannot be told whose, so no strategy is told of it`,
+        `${command.strategyId} closes ${sym} while ${others.join(', ')} is closing it too: on a live venue the close order cannot be told whose, so no strategy is told of it (the paper venue makes close orders in the order sent: the first close gets it)`,
       );
     }
   }

@@ -65,7 +65,6 @@ function alphaSendingAtFirstQuote(
 
 describe('kernel: a position close sent while an opening order’s fill is on its way', () => {
   it('claims the close order when the position was flat as far as the kernel knew (opened, then closed)', () => {
-    // closePositions: the risk gate denies a closePosition of a leg the kernel holds flat.
     const { r, log } = alphaSendingAtFirstQuote((ctx) => [
       ...market('BUY', '5')(ctx),
       ctx.order.closePositions([BTC]),
@@ -80,6 +79,21 @@ describe('kernel: a position close sent while an opening order’s fill is on it
       `alpha order paper-close-1 FILLED closeRef ${close}`,
       `alpha fill paper-close-1 closeRef ${close}`,
     ]);
+  });
+
+  it('passes a closePosition of the flat leg the same hook’s buy opens, claims its order, and denies one nothing could open', () => {
+    const { r, log } = alphaSendingAtFirstQuote((ctx) => [
+      ...market('BUY', '5')(ctx),
+      ctx.order.closePosition(BTC),
+      ctx.order.closePosition(ETH),
+    ]);
+    const close = sentRef(r, 'closePosition');
+    expect(r.denials.map((d) => `${d.intentKind} ${d.check}`)).toEqual(['closePosition reduceOnly']);
+    expect(r.denials[0]?.reason).toContain(`no ${ETH} position to close`);
+    emitAll(r, filled({ clientOrderId: sentRef(r, 'placeOrder'), side: 'BUY' }, '5', '5', 2));
+    emitAll(r, venueClose('paper-close-1', 'SELL', '5', 3));
+    expect(r.kernel.state.ownerOf('paper-close-1')).toBe('alpha');
+    expect(log).toContain(`alpha fill paper-close-1 closeRef ${close}`);
   });
 
   it('claims the close order when the leg grew before the close reached the venue (NET, added to)', () => {

@@ -101,7 +101,8 @@ describe('kernel: a denied intent cancels no emulated trailing stop', () => {
         { id: 'a', strategy: closer },
         { id: 'b', strategy: waiting },
       ],
-      { gate: new RiskGate() },
+      // The real gate passes this close now: the resting entry could open ETH before it arrives.
+      { gate: gateDenying('closePosition') },
     );
     rig.market.next(aTrade(1, 100));
     rig.market.next(aTrade(2, 100));

@@ -188,8 +188,24 @@ describe('the close in flight and the venue’s events in any order', () => {
           expect(state.ownerOf('SIM-C-1')).toBe('alpha');
           expect(state.orders.closeRefOf('SIM-C-1')).toBe(closeRef);
         }
-        // A close order unclaimed is only ever a loss of attribution, never someone else's gain.
+        // A close order unclaimed is only ever a loss of attribution, never someone else's gain,
+        // and is named in the run's warnings.
         expect([undefined, 'alpha']).toContain(state.ownerOf('SIM-C-1'));
+        const unclaimed = closeMade && state.ownerOf('SIM-C-1') === undefined;
+        expect(r.kernel.unattributedCloseOrders()).toEqual(
+          unclaimed
+            ? [
+                {
+                  sym: BTC,
+                  positionSide: s.mode === 'BOTH' ? 'LONG' : 'NONE',
+                  owners: ['alpha'],
+                  reason: 'endedFirst',
+                  firstOrder: 'SIM-C-1',
+                  count: 1,
+                },
+              ]
+            : [],
+        );
         expect(state.ownerOf('by-hand')).toBeUndefined();
         expect(state.closes.idle).toBe(true);
       }),

@@ -150,6 +150,56 @@ describe('order book checks', () => {
       const stop = aSellStop({ triggerType: 'MarkPrice' });
       expectApproved(stop, aRiskView());
     });
+    it('passes a closePosition exactly when a leg it reaches is open or an open order could open it, and says so when it denies (property)', () => {
+      const sides = ['NONE', 'LONG', 'SHORT'] as const;
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...sides),
+          fc.record({ NONE: fc.integer({ min: -2, max: 2 }), LONG: fc.nat(2), SHORT: fc.nat(2) }),
+          fc.array(
+            fc.record({
+              positionSide: fc.constantFrom(...sides),
+              side: fc.constantFrom('BUY' as const, 'SELL' as const),
+              reduceOnly: fc.boolean(),
+              orderState: fc.constantFrom('NEW' as const, 'PARTIALLY_FILLED' as const, 'FILLED' as const),
+            }),
+            { maxLength: 3 },
+          ),
+          (closed, legs, orders) => {
+            const view = aRiskView();
+            view.setPosition(BTC, String(legs.NONE));
+            view.setPosition(BTC, String(legs.LONG), 'LONG');
+            view.setPosition(BTC, String(-legs.SHORT), 'SHORT');
+            view.orders = orders.map((o, i) => ({
+              strategyId: 's1',
+              order: anOrder({ clientOrderId: `o${i}`, orderType: 'MARKET', ...o }),
+            }));
+            const close = { kind: 'closePosition', ref: 'cp', sym: BTC, positionSide: closed } as const;
+            const reached = closed === 'NONE' ? sides : [closed];
+            const opens = (leg: (typeof sides)[number]) =>
+              orders.some(
+                (o) =>
+                  o.positionSide === leg &&
+                  o.orderState !== 'FILLED' &&
+                  !o.reduceOnly &&
+                  // A hedge leg's order on its closing side only reduces it.
+                  (leg === 'NONE' || (leg === 'LONG') === (o.side === 'BUY')),
+              );
+            const mayClose = reached.some((leg) => legs[leg] !== 0 || opens(leg));
+            const denial = reduceOnlyCheck.run({
+              strategyId: 's1',
+              intent: close,
+              view,
+              limits: {},
+              scope: 'portfolio',
+            });
+            expect(denial === undefined).toBe(mayClose);
+            if (denial !== undefined) expect(denial.reason).toContain('no open or sent order could open one');
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
     it('denies closing a position that is flat and passes closing an open one', () => {
       const view = aRiskView();
       const close = { kind: 'closePosition', ref: 'cp', sym: BTC, positionSide: 'NONE' } as const;
