@@ -207,7 +207,11 @@ async function stopAndReport(
   if (cutShort !== undefined) logger.warn(cutShort);
   const stale = staleViewAtEnd(kernel, staleAtStop, logger);
   kernel.detach();
-  await live.stop(deadline.left(CLOSE_AFTER_DEADLINE_MS));
+  // The books are closed: a REST request still under way (a cancel whose reply was lost, a read
+  // the deadline cut short) can change nothing in the result. Once every command's outcome is
+  // known it is ended at once rather than waited for until the deadline and a second more.
+  const outcomesKnown = inFlight().length === 0;
+  await live.stop(deadline.left(CLOSE_AFTER_DEADLINE_MS), outcomesKnown ? 0 : undefined);
   recorder?.close();
 
   const { coins } = session;
