@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { makePrivateDir } from '../../backtest/files/index.ts';
 import {
@@ -76,12 +77,17 @@ export function csvPathsOf(json: string): string[] {
  * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`, `.cash-flows.csv`,
  * `.liquidations.csv`, `.algo-orders.csv`, `.denials.csv`, `.trailing-stops.csv`, `.syms.csv`) and the HTML report. The
  * JSON and CSV files stream to disk, record by record, from the result's logs, under temporary
- * names; all replace the previous run's files together once every one is written.
+ * names; all replace the previous run's files together once every one is written (unless
+ * `resultFirst`).
  * @param result - the run's result
  * @param paths - JSON and HTML paths
  * @param settleAsset - the currency shown in the report
  * @param signal - when aborted, the writing stops before the files replace the previous ones, the
  *   staged files removed, and its reason is thrown
+ * @param options - `resultFirst`: the JSON goes in place on its own first, the previous run's CSVs
+ *   and report are removed, then the CSVs and report go in place together (a live or paper session,
+ *   which a supervisor may kill a few seconds after its stop: the result, what tooling reads,
+ *   is then whole; its CSVs and report, rendered from it, can be missing, never another run's)
  * @returns the paths written
  */
 export async function writeRunOutputs(
@@ -89,6 +95,7 @@ export async function writeRunOutputs(
   paths: { readonly json: string; readonly html: string },
   settleAsset: string,
   signal?: AbortSignal,
+  options: { readonly resultFirst?: boolean } = {},
 ): Promise<RunOutputPaths> {
   // A folder that cannot be made (a file in its place, a full disk) fails as the files would.
   // Folders made for the outputs are their owner's only (0700), as the files are (0600).
@@ -100,13 +107,16 @@ export async function writeRunOutputs(
   function* html(): Generator<string> {
     yield renderHtmlReport(result, { settleAsset });
   }
-  await writeTextFilesTogether(
-    [
-      [paths.json, resultJsonChunks(result)],
-      ...csv.map(([path, lines]) => [path, lines(result)] as const),
-      [paths.html, html()],
-    ],
-    signal,
-  );
+  const json = [paths.json, resultJsonChunks(result)] as const;
+  const others = [
+    ...csv.map(([path, lines]) => [path, lines(result)] as const),
+    [paths.html, html()] as const,
+  ];
+  if (options.resultFirst === true) {
+    await writeTextFilesTogether([json], signal);
+    // A file that cannot be removed (a directory in its place) fails when its new one goes in place.
+    await Promise.all(others.map(([path]) => rm(path, { force: true }).catch(() => {})));
+    await writeTextFilesTogether(others, signal);
+  } else await writeTextFilesTogether([json, ...others], signal);
   return { json: paths.json, html: paths.html, csv: csv.map(([path]) => path) };
 }

@@ -98,12 +98,26 @@ export function forceStopOnSecondSignal(
 /**
  * The warning a session's result carries when it stopped on a view of the venue that may be
  * stale: its orders, fills and balances since the outage began were never re-read.
- * @param staleness - the kernel's word on its view when the session stopped (`VenueConnectivity.staleness`)
+ * @param staleness - the kernel's word on its view when the session's books closed, its
+ *   shutdown over (`VenueConnectivity.staleness`)
  * @returns the warning, or undefined when the view was the venue's
  */
 export function unreconciledStopWarning(staleness: string | undefined): string | undefined {
   if (staleness === undefined) return undefined;
   return `${staleness} when the session stopped: orders, fills and balances since then may be missing from this result (the venue's order and trade history has them)`;
+}
+
+/**
+ * What a session's summary notes when its view of the venue was stale as the stop began but the
+ * private stream was back and reconciled before the books closed: nothing is missing from the
+ * result (the reconciliation re-read the orders, fills and balances; what it corrected is among
+ * the result's warnings), so it is no warning.
+ * @param stalenessAtStop - the kernel's word on its view when the stop began
+ * @returns the note, or undefined when the view was the venue's then
+ */
+export function reconciledInShutdownNote(stalenessAtStop: string | undefined): string | undefined {
+  if (stalenessAtStop === undefined) return undefined;
+  return `${stalenessAtStop} when the session stopped; it was back and reconciled before this result was written`;
 }
 
 /**

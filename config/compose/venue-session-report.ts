@@ -211,7 +211,10 @@ export async function writeVenueSessionReport(input: VenueSessionReportInput): P
   };
   const paths = reportPathsOf(config);
   try {
-    return { result, outputs: await writeRunOutputs(result, paths, settleAsset) };
+    return {
+      result,
+      outputs: await writeRunOutputs(result, paths, settleAsset, undefined, { resultFirst: true }),
+    };
   } catch (error) {
     if (!(error instanceof FileWriteError)) throw error;
     return { result, outputs: { ...paths, csv: csvPathsOf(paths.json) }, notWritten: error.message };

@@ -19,6 +19,7 @@ import type { SessionStartingCoins } from './session-starting-coins.ts';
 import type { SessionStatement } from './session-statement.ts';
 import {
   forceStopOnSecondSignal,
+  reconciledInShutdownNote,
   type SessionStopReason,
   sessionExitCode,
   unreconciledStopWarning,
@@ -96,8 +97,10 @@ export async function shutDownVenueSession(session: StoppingVenueSession): Promi
   session.metrics.stopping(
     `the ${options.mode} session is stopping (${stopReasonWords(session.stopReason)})`,
   );
-  const unreconciled = unreconciledStopWarning(kernel.connectivity.staleness());
-  if (unreconciled !== undefined) logger.error(unreconciled);
+  // Looked at again when the books close: the stream may come back and reconcile meanwhile.
+  const staleAtStop = kernel.connectivity.staleness();
+  if (staleAtStop !== undefined)
+    logger.info(`${staleAtStop} as the session stops: its result says whether it reconciled before the end`);
   const endForcing =
     options.handleSignals === false
       ? () => {}
@@ -105,7 +108,7 @@ export async function shutDownVenueSession(session: StoppingVenueSession): Promi
           recordingOnForcedStop(signal, options.mode, recorder, recordingPath, logger),
         );
   try {
-    return await stopAndReport(session, unreconciled);
+    return await stopAndReport(session, staleAtStop);
   } finally {
     endForcing();
   }
@@ -129,7 +132,7 @@ export const CLOSE_AFTER_DEADLINE_MS = 1_000;
  */
 async function stopAndReport(
   session: StoppingVenueSession,
-  unreconciled: string | undefined,
+  staleAtStop: string | undefined,
 ): Promise<VenueSessionOutcome> {
   const { options, kernel, journal, live, metrics, recorder, recordingPath, equity, settleAsset } = session;
   const { config, logger } = options;
@@ -204,8 +207,13 @@ async function stopAndReport(
   );
   const cutShort = deadline.warning();
   if (cutShort !== undefined) logger.warn(cutShort);
+  const stale = staleViewAtEnd(kernel, staleAtStop, logger);
   kernel.detach();
-  await live.stop(deadline.left(CLOSE_AFTER_DEADLINE_MS));
+  // The books are closed: a REST request still under way (a cancel whose reply was lost, a read
+  // the deadline cut short) can change nothing in the result. Once every command's outcome is
+  // known it is ended at once rather than waited for until the deadline and a second more.
+  const outcomesKnown = inFlight().length === 0;
+  await live.stop(deadline.left(CLOSE_AFTER_DEADLINE_MS), outcomesKnown ? 0 : undefined);
   recorder?.close();
 
   const { coins } = session;
@@ -227,7 +235,7 @@ async function stopAndReport(
       ? {}
       : { startingCoins: { cash: config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
     shutdownWarnings: [
-      ...(unreconciled === undefined ? [] : [unreconciled]),
+      ...(stale.warning === undefined ? [] : [stale.warning]),
       ...leftovers.warnings,
       ...(loansRead ? [] : unreadLoansAtEndWarnings(kernel.state.loans.values())),
       ...(cutShort === undefined ? [] : [cutShort]),
@@ -279,9 +287,38 @@ async function stopAndReport(
     outputs,
     ...(notWritten === undefined ? {} : { outputsNotWritten: notWritten }),
     result,
-    notes: [...leftovers.notes, ...keptRecordingNotes(recorder, recordingPath)],
+    notes: [
+      ...(stale.note === undefined ? [] : [stale.note]),
+      ...leftovers.notes,
+      ...keptRecordingNotes(recorder, recordingPath),
+    ],
     loans: { atStart: session.loansAtStart, atEnd: [...kernel.state.loans.values()] },
   };
+}
+
+/**
+ * Whether the kernel's view of the venue is still stale as the books close (the last moment its
+ * stopped kernel folds User Data): the warning that orders, fills and balances may be missing
+ * (logged as an error), or, when it was stale as the stop began but the private stream came back
+ * and reconciled during the shutdown, a note saying so (logged at info).
+ * @param kernel - the stopped kernel, not detached yet
+ * @param staleAtStop - its staleness when the stop began
+ * @param logger - where to log either
+ * @returns the result's warning or the summary's note, if any
+ */
+function staleViewAtEnd(
+  kernel: Kernel,
+  staleAtStop: string | undefined,
+  logger: Logger,
+): { warning?: string; note?: string } {
+  const warning = unreconciledStopWarning(kernel.connectivity.staleness());
+  if (warning !== undefined) {
+    logger.error(warning);
+    return { warning };
+  }
+  const note = reconciledInShutdownNote(staleAtStop);
+  if (note !== undefined) logger.info(note);
+  return note === undefined ? {} : { note };
 }
 
 /**

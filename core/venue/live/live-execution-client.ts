@@ -40,7 +40,7 @@ import { isOutcomeUnknown } from './outcome-unknown.ts';
 import { OwnPortfolio } from './own-portfolio.ts';
 import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
-import { refusalLogLevel } from './refusal-log-level.ts';
+import { refusalLogLevel, refusalLogMessage } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
 import { type PartRefusal, splitCancelRefusal } from './split-cancel-refusal.ts';
 import { SymCommandOrder } from './sym-command-order.ts';
@@ -786,7 +786,7 @@ export class LiveExecutionClient implements ExecutionPort {
     const { intentKind: kind, code, message } = rejection;
     this.logger[refusalLogLevel(kind, code)](
       { ...intentLogFields(command.intent), strategy: command.strategyId, code, message },
-      'venue refused a command',
+      refusalLogMessage(code),
     );
     this.emit(rejection);
   }

@@ -110,9 +110,12 @@ export interface LiveVenue {
    *   requests under way may take to finish; then the connections are dropped (a venue that
    *   stopped answering). Default: no limit of Keel's (the WebSocket library's 30 s, each
    *   request's own timeout).
+   * @param requestsWithinMs - how long the REST requests under way may take, when less than
+   *   `withinMs` (0: they are ended at once, e.g. when no answer could change anything); counted
+   *   from when the sockets are closed. Default `withinMs`, less the time the sockets took.
    * @returns when closed
    */
-  stop(withinMs?: number): Promise<void>;
+  stop(withinMs?: number, requestsWithinMs?: number): Promise<void>;
 }
 
 /**
@@ -198,10 +201,17 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     async start() {
       await Promise.all([marketData.connect(), execution.start()]);
     },
-    async stop(withinMs) {
+    async stop(withinMs, requestsWithinMs) {
       const began = timer.now();
       await Promise.all([marketData.close(withinMs), execution.stop(withinMs)]);
-      await rest.close(withinMs === undefined ? undefined : Math.max(0, withinMs - (timer.now() - began)));
+      const left = withinMs === undefined ? undefined : Math.max(0, withinMs - (timer.now() - began));
+      await rest.close(
+        requestsWithinMs === undefined
+          ? left
+          : left === undefined
+            ? requestsWithinMs
+            : Math.min(left, requestsWithinMs),
+      );
     },
   };
 }

@@ -35,7 +35,8 @@ export interface HttpTransport {
   send(request: HttpRequest): Promise<HttpResponse>;
   /**
    * Closes the connections, letting the requests under way finish.
-   * @param withinMs - how long they may take; then they are ended (they fail at once). Default no limit.
+   * @param withinMs - how long they may take; then they are ended (they fail at once); 0 or less
+   *   ends them at once. Default no limit.
    */
   close(withinMs?: number): Promise<void>;
 }
@@ -72,6 +73,9 @@ export function undiciTransport(baseUrl: string, connections = 8): HttpTransport
       };
     },
     async close(withinMs) {
+      // Closed at once before (a stop with no time for requests): nothing is left to close.
+      if (pool.destroyed) return;
+      if (withinMs !== undefined && withinMs <= 0) return pool.destroy();
       const closing = pool.close();
       if (withinMs === undefined) return closing;
       let timer: NodeJS.Timeout | undefined;

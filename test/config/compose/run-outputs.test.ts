@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportPathsOf, writeRunOutputs } from '../../../config/compose/run-outputs.ts';
@@ -23,6 +23,30 @@ describe("a run's output files", () => {
     await expect(writeRunOutputs(broken, paths, 'USDT')).rejects.toThrow('stopped while writing');
     const after = await Promise.all([paths.json, paths.html, ...written.csv].map((p) => readFile(p, 'utf8')));
     expect(after).toEqual(before);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+
+  // A session killed while its CSVs and report were written (docker stop's SIGKILL) left no
+  // result at all: every file went in place together, after the slowest.
+  it("put the result in place first when asked, leaving no previous run's CSV or report beside it if a later file fails", async () => {
+    const dir = aTempDir();
+    const paths = { json: join(dir, 'run-result.json'), html: join(dir, 'run-report.html') };
+    const written = await writeRunOutputs(aBacktestResult(), paths, 'USDT');
+    const before = await readFile(paths.json, 'utf8');
+    const broken = aResultFailingAtItsLastFile(150);
+    await expect(writeRunOutputs(broken, paths, 'USDT', undefined, { resultFirst: true })).rejects.toThrow(
+      'stopped while writing',
+    );
+    expect(await readFile(paths.json, 'utf8')).not.toBe(before);
+    const present = await Promise.all(
+      [paths.html, ...written.csv].map((p) =>
+        access(p).then(
+          () => p,
+          () => undefined,
+        ),
+      ),
+    );
+    expect(present.filter((p) => p !== undefined)).toEqual([]);
     expect((await readdir(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
   });
 

@@ -51,6 +51,31 @@ describe('the log records of a command the venue refused or did not answer', () 
     });
   });
 
+  // Every failed command was logged as one the venue refused, a cancel that timed out included.
+  it('say a command got no answer, not that the venue refused it, when its outcome is unknown', async () => {
+    const v = await withFirstQuotes(await aPaperVenue());
+    venue = v;
+    const { logger, records } = capturing();
+    const r = await liveOnPaper(v, { logger });
+    rig = r;
+    r.live.submit(aRigBuy('b-1', '95.0'));
+    const open = () => r.events.some((e) => e.kind === 'order' && e.order.orderState === 'OPEN');
+    await eventually(open, 'the order open');
+    v.faults.withholdNextAck();
+    r.live.submit(cancel('c-1', 'b-1'));
+    const said = () => records.filter((x) => x.ref === 'c-1' && x.code !== undefined);
+    await eventually(() => said().length > 0, 'the unanswered cancel logged', 5_000);
+    expect(said()).toEqual([
+      expect.objectContaining({
+        msg: 'no answer from the venue to a command: it may have taken effect',
+        code: -1,
+        kind: 'cancelOrder',
+        clientOrderId: 'b-1',
+        level: 40,
+      }),
+    ]);
+  });
+
   it('name the sym and the algo order of a command whose REST reply was lost', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
     venue = v;

@@ -120,4 +120,32 @@ describe('live venue wiring and the recorder tap', () => {
     const refused = steps.indexOf('login 60009');
     expect(steps.slice(refused, steps.indexOf('login 0'))).toContain('GET /api/v1/trading/account');
   });
+
+  // A stopping session that knew the outcome of every command still waited for a REST request
+  // the venue never answered (a cancel's lost reply) until its deadline and a second more.
+  it('ends the REST requests under way at once when told they may take no time, whatever the sockets may', async () => {
+    const user: UserEvent[] = [];
+    venue.execution.events.subscribe((e) => user.push(e));
+    await venue.start();
+    await waitFor(() => user.some((e) => e.kind === 'account'), 'reconciliation');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const handler = http.handler;
+    http.handler = (request) =>
+      request.path === '/api/v1/trading/account'
+        ? { body: ok(WIRE_ACCOUNT), heldUntil: held }
+        : handler(request);
+    const asked = http.requests.length;
+    const read = venue.rest.getTradingAccount().then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    await waitFor(() => http.requests.length > asked, 'the read under way');
+    // Sockets may take a minute to close (beyond this test's limit), requests no time at all.
+    await venue.stop(60_000, 0);
+    expect(await read).toMatch(/destroyed/);
+    release();
+  }, 10_000);
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IntentKind } from '../../../../core/model/index.ts';
-import { refusalLogLevel } from '../../../../core/venue/live/refusal-log-level.ts';
+import { refusalLogLevel, refusalLogMessage } from '../../../../core/venue/live/refusal-log-level.ts';
 
 const KINDS: readonly IntentKind[] = [
   'placeOrder',
@@ -29,6 +29,21 @@ describe('the level of a refused command in the log', () => {
         const routine =
           (kind === 'cancelOrder' || kind === 'modifyOrder') && (code === 401058 || code === 401117);
         expect(refusalLogLevel(kind, code)).toBe(routine ? 'info' : 'warn');
+      }),
+    );
+  });
+});
+
+describe('the message of a failed command in the log', () => {
+  it("names Keel's own codes as no answer, not as the venue's refusal", () => {
+    expect(refusalLogMessage(-1)).toBe('no answer from the venue to a command: it may have taken effect');
+    expect(refusalLogMessage(-2)).toBe('no answer from the venue to a command, which did not take effect');
+  });
+
+  it("is the venue's refusal for every venue code", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 999_999 }), (code) => {
+        expect(refusalLogMessage(code)).toBe('venue refused a command');
       }),
     );
   });
