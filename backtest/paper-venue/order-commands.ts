@@ -126,16 +126,25 @@ const VALIDITY: Readonly<Record<string, TimeInForce>> = {
  * Every rule of the spec's args table is checked first (missing triggerPrice for UT, GTD without
  * orderExpiryDate, a market order with a price other than "0"...). In BOTH mode the order trades
  * the LONG side unless an optional positionSide arg says otherwise (Keel's choice, see
- * {@link equityPositionSide}).
+ * {@link equityPositionSide}). The spec's brokerClientId is "the client account for the request":
+ * one other than the logged-in portfolio's id is refused with 400001 (Keel's choice of code: the
+ * spec names none), not booked on the logged-in portfolio, so a wrong `venue.brokerClientId`
+ * shows on paper.
  * @param book - the portfolio
  * @param params - the PLACE_ORDER args
  * @returns PLACE_ORDER_ACK data {orderNo, orderStatus: NEW}
- * @throws PaperApiError 400001 naming the broken rule, or the sim's code when rejected
+ * @throws PaperApiError 400001 naming the broken rule or a brokerClientId of another account, or
+ *   the sim's code when rejected
  */
 export function placeEquityOrder(book: PortfolioBook, params: Params): PlaceOrderAckData {
   const args = decoded<PlaceOrderArgs>(placeOrderArgsSchema, params, 'PLACE_ORDER args');
   const problem = placeOrderArgsProblem(args);
   if (problem !== undefined) throw badParameter(problem.field, problem.rule);
+  if (args.brokerClientId !== book.portfolioId)
+    throw badParameter(
+      'PLACE_ORDER args.brokerClientId',
+      `is not the account this login trades for (${book.portfolioId})`,
+    );
   const ref = args.reference ?? book.newRef('order');
   const code = args.conditionCode ?? '';
   const intent: PlaceOrderIntent = {

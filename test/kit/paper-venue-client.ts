@@ -201,7 +201,7 @@ export function bboPush(sym: string, bid: string, ask: string, ts: number, size 
  */
 export function aaplBuyArgs(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    brokerClientId: 'c1',
+    brokerClientId: 'PAPER-MAIN',
     exchangeCode: 'US',
     productCode: 'AAPL',
     bsFlag: 'B',

@@ -13,7 +13,7 @@ async function started(): Promise<PaperVenue> {
 }
 
 const EQUITY = {
-  brokerClientId: 'c1',
+  brokerClientId: 'PAPER-MAIN',
   exchangeCode: 'US',
   productCode: 'AAPL',
   bsFlag: 'B',
