@@ -284,3 +284,39 @@ describe('sim venue: closing a spot holding pays with the coin, as a spot order 
     expect((await balancesOf(t)).USDT).toBe(before);
   });
 });
+
+describe('sim venue: a one-leg close in BOTH mode', () => {
+  /** LONG 2 and SHORT 3 on BTC, each leg with a reduce-only limit resting against it. */
+  function hedgedWithReduceOnlyOrders(maxReduceOnlyOrdersOnClose?: number): SimUnderTest {
+    const t = aSim({
+      positionMode: 'BOTH',
+      ...(maxReduceOnlyOrdersOnClose === undefined ? {} : { maxReduceOnlyOrdersOnClose }),
+    });
+    t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
+    t.send(
+      aMarket('l', 'BUY', '2', { positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '3', { positionSide: 'SHORT' }),
+      aLimit('long-tp', 'SELL', '1', '110', { positionSide: 'LONG', reduceOnly: true }),
+      aLimit('short-tp', 'BUY', '1', '90', { positionSide: 'SHORT', reduceOnly: true }),
+      aLimit('short-tp2', 'BUY', '1', '89', { positionSide: 'SHORT', reduceOnly: true }),
+    );
+    return t;
+  }
+
+  it("cancels that leg's reduce-only orders only, as it does its reduce-only algo orders: the other leg's stay", () => {
+    const t = hedgedWithReduceOnlyOrders();
+    t.send({ kind: 'closePosition', ref: 'c', sym: BTC, positionSide: 'LONG' });
+    t.sim.advanceTo(1);
+    const last = (ref: string) =>
+      t.of('order').findLast((e) => e.order.clientOrderId === ref)?.order.orderState;
+    expect([last('long-tp'), last('short-tp'), last('short-tp2')]).toEqual(['CANCELLED', 'OPEN', 'OPEN']);
+  });
+
+  it("counts that leg's reduce-only orders only against the 401129 limit", () => {
+    const t = hedgedWithReduceOnlyOrders(1);
+    t.send({ kind: 'closePosition', ref: 'long', sym: BTC, positionSide: 'LONG' });
+    t.send({ kind: 'closePosition', ref: 'short', sym: BTC, positionSide: 'SHORT' });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['short', 401129]]);
+  });
+});
