@@ -201,7 +201,8 @@ function refusedForBalance(
  * Closes one position with a market close (DELETE /api/v1/trading/position). In BOTH mode a
  * positionSide of NONE names no leg, so every open position on the sym is closed, as
  * closePositions does for it (Keel's choice: the spec does not say; refusing with 401097 would
- * claim there is nothing to close). Refused with 401023 when the balances cannot pay for a spot
+ * claim there is nothing to close). In NET mode a positionSide other than NONE is refused with
+ * 400001, as an order naming one is. Refused with 401023 when the balances cannot pay for a spot
  * holding's close (see refusedForBalance).
  * @param state - the venue
  * @param intent - the command
@@ -211,6 +212,10 @@ function refusedForBalance(
 export function closePosition(state: SimState, intent: ClosePositionIntent, endOfRun = false): void {
   if (!state.opts.instruments.has(intent.sym)) {
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
+    return;
+  }
+  if (state.positionMode === 'NET' && intent.positionSide !== undefined && intent.positionSide !== 'NONE') {
+    rejectCommand(state, intent.ref, intent.kind, 'BAD_PARAMETERS', 'positionSide must be NONE in NET mode');
     return;
   }
   const reduceOnly = reduceOnlyOpenOn(state, new Set([intent.sym]), intent.positionSide);
@@ -234,17 +239,18 @@ export function closePosition(state: SimState, intent: ClosePositionIntent, endO
  *   are named after it (see closeAll)
  */
 export function closePositions(state: SimState, intent: ClosePositionsIntent, endOfRun = false): void {
-  const syms = new Set(intent.symList);
-  if (syms.size > MAX_CLOSE_SYMS) {
+  // The spec counts the list's entries ("symList symbol count exceeds 20"), a sym listed twice too.
+  if (intent.symList.length > MAX_CLOSE_SYMS) {
     rejectCommand(
       state,
       intent.ref,
       intent.kind,
       'CLOSE_POSITION_REJECTED',
-      `symList has ${syms.size} syms, at most ${MAX_CLOSE_SYMS}`,
+      `symList has ${intent.symList.length} syms, at most ${MAX_CLOSE_SYMS}`,
     );
     return;
   }
+  const syms = new Set(intent.symList);
   const unknown = [...syms].find((sym) => !state.opts.instruments.has(sym));
   if (unknown !== undefined) {
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', unknown);

@@ -112,6 +112,24 @@ describe('paper venue limits and error codes', () => {
     expect((await signedRest(v, 'GET', '/api/v1/adl/rank', { sym: BTC })).body.code).toBe(0);
   });
 
+  it('counts symList entries, duplicates too: 21 of one sym is refused with 401129', async () => {
+    const v = await started();
+    const symList = Array.from({ length: 21 }, () => BTC);
+    expect((await signedRest(v, 'DELETE', '/api/v1/trading/positions', { symList })).body).toMatchObject({
+      code: 401129,
+      message: expect.stringContaining('symList has 21 syms, at most 20'),
+    });
+  });
+
+  it('answers 401011 with a message that does not repeat the code', async () => {
+    const v = await started();
+    const reply = await signedRest(v, 'GET', '/api/v1/adl/rank', { sym: 'OKX_SPOT_ETH_USDT' });
+    expect(reply.body).toMatchObject({
+      code: 401011,
+      message: expect.stringMatching(/^the sym is not supported/),
+    });
+  });
+
   it('produces the loan codes 406014, 406015, 406017, 406018 and 406022', async () => {
     const v = await started();
     const borrow = (coin: string, amount: string) =>

@@ -101,6 +101,15 @@ describe('sim venue: close position(s)', () => {
     ]);
   });
 
+  it('counts symList entries, duplicates too, against the 20 (the spec: "symList symbol count exceeds 20")', () => {
+    const t = aSim();
+    t.send({ kind: 'closePositions', ref: 'dups', symList: Array.from({ length: 21 }, () => BTC) });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['dups', 401129, expect.stringContaining('symList has 21 syms, at most 20')],
+    ]);
+  });
+
   it('rejects with 401129 when the reduce-only open orders across the syms exceed the limit', () => {
     const t = aSim({ maxReduceOnlyOrdersOnClose: 1 });
     t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
@@ -318,5 +327,19 @@ describe('sim venue: a one-leg close in BOTH mode', () => {
     t.send({ kind: 'closePosition', ref: 'short', sym: BTC, positionSide: 'SHORT' });
     t.sim.advanceTo(1);
     expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['short', 401129]]);
+  });
+});
+
+describe('sim venue: closing a NET-mode position', () => {
+  it('refuses a positionSide other than NONE with 400001, as an order with one is refused, closing nothing', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
+    t.send(aMarket('m', 'BUY', '2'));
+    t.send({ kind: 'closePosition', ref: 'c', sym: BTC, positionSide: 'LONG' });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['c', 400001, '400001 bad parameters: positionSide must be NONE in NET mode'],
+    ]);
+    expect(t.of('position').at(-1)?.position.positionQty.toFixed()).toBe('2');
   });
 });
