@@ -177,13 +177,24 @@ export function placeEquityOrder(book: PortfolioBook, params: Params): PlaceOrde
   return { orderNo: order.orderId, orderStatus: 'NEW' };
 }
 
+/**
+ * The order a modify, cancel or query names. Every name it gives must fit the one order: an
+ * orderId and a clientOrderId of two orders, or a sym other than the order's, name no order and
+ * are refused with 401018 rather than acted on by one of them (Keel's choice of code: the spec
+ * names none; the public venue docs answer an order not found so).
+ */
 function targetOf(book: PortfolioBook, params: Params, where: string): Order {
   const orderId = optionalText(params, 'orderId', where);
   const clientOrderId = optionalText(params, 'clientOrderId', where);
+  const sym = optionalText(params, 'sym', where);
   if (orderId === undefined && clientOrderId === undefined)
     throw badParameter(where, 'needs orderId or clientOrderId');
   const order = book.findOrder(orderId, clientOrderId);
   if (!order) throw simError('ORDER_NOT_FOUND', `no order ${orderId ?? clientOrderId}`);
+  if (clientOrderId !== undefined && order.clientOrderId !== clientOrderId)
+    throw simError('ORDER_NOT_FOUND', `no order ${orderId} with clientOrderId ${clientOrderId}`);
+  if (sym !== undefined && order.sym !== sym)
+    throw simError('ORDER_NOT_FOUND', `no order ${orderId ?? clientOrderId} on ${sym}`);
   return order;
 }
 

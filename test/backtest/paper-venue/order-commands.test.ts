@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { aMainAndSubVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
-import { aaplBuyArgs, loggedIn } from '../../kit/paper-venue-client.ts';
+import {
+  aMainAndSubVenue,
+  aPaperVenue,
+  closedAfterEachTest,
+  withFirstQuotes,
+} from '../../kit/paper-venue-builders.ts';
+import { aaplBuyArgs, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+const ORDER = '/api/v1/trading/order';
 
 const opened = closedAfterEachTest();
 
@@ -30,5 +38,47 @@ describe('PLACE_ORDER brokerClientId', () => {
     });
     const booked = await socket.waitFor((f) => f?.event === 'PLACE_ORDER_ACK' && f.id === 'own');
     expect(booked).toMatchObject({ code: 0, data: { orderStatus: 'NEW' } });
+  });
+});
+
+describe('naming the order a modify acts on', () => {
+  it("refuses with 401018 an orderId and a clientOrderId of two orders, or a sym not the order's, changing nothing", async () => {
+    opened.venue = await aPaperVenue();
+    const venue = await withFirstQuotes(opened.venue);
+    const ids: string[] = [];
+    for (const clientOrderId of ['rp1', 'rp2']) {
+      const body = {
+        sym: BTC,
+        side: 'BUY',
+        orderType: 'LIMIT',
+        orderQty: '0.1',
+        limitPrice: '99.0',
+        clientOrderId,
+      };
+      const placed = await signedRest(venue, 'POST', ORDER, body);
+      ids.push((placed.body.data as { orderId: string }).orderId);
+    }
+    const crossed = await signedRest(venue, 'PUT', ORDER, {
+      orderId: ids[0],
+      clientOrderId: 'rp2',
+      limitPrice: '98.0',
+    });
+    expect(crossed.body).toMatchObject({
+      code: 401018,
+      message: `order not found: no order ${ids[0]} with clientOrderId rp2`,
+    });
+    const otherSym = await signedRest(venue, 'PUT', ORDER, {
+      clientOrderId: 'rp1',
+      sym: 'OKX_SPOT_ETH_USDT',
+      limitPrice: '98.0',
+    });
+    expect(otherSym.body).toMatchObject({
+      code: 401018,
+      message: 'order not found: no order rp1 on OKX_SPOT_ETH_USDT',
+    });
+    for (const clientOrderId of ['rp1', 'rp2']) {
+      const order = await signedRest(venue, 'GET', ORDER, { clientOrderId });
+      expect(order.body.data).toMatchObject({ limitPrice: '99' });
+    }
   });
 });
