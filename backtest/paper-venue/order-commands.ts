@@ -7,7 +7,7 @@ import type {
   TpSl,
   UserEvent,
 } from '../../core/model/index.ts';
-import { parseDecimal } from '../../core/model/index.ts';
+import { parseDecimal, tpSlSideProblem } from '../../core/model/index.ts';
 import {
   DecodeError,
   decodeWire,
@@ -74,7 +74,9 @@ function tpSl(params: Params, prefix: 'tp' | 'sl', where: string): TpSl | undefi
  * @param params - sym, side, orderType, orderQty, limitPrice, clientOrderId...
  * @param where - the request, for errors
  * @returns the ack data {orderId, clientOrderId, orderState}
- * @throws PaperApiError with the venue's code when the body is malformed or the order is rejected
+ * @throws PaperApiError with the venue's code when the body is malformed or the order is rejected;
+ *   400001 when a limit order's tp or sl triggers on the wrong side of its price (Keel's rule,
+ *   {@link tpSlSideProblem})
  */
 export function placeOrder(book: PortfolioBook, params: Params, where: string): OrderAckWire {
   const body = decoded<{
@@ -92,6 +94,15 @@ export function placeOrder(book: PortfolioBook, params: Params, where: string): 
   const ref = body.clientOrderId ?? book.newRef('order');
   const tp = tpSl(params, 'tp', where);
   const sl = tpSl(params, 'sl', where);
+  if (body.orderType === 'LIMIT' && body.limitPrice !== undefined) {
+    const side = tpSlSideProblem(
+      body.side,
+      parseDecimal(body.limitPrice, 'limitPrice'),
+      tp?.triggerPrice,
+      sl?.triggerPrice,
+    );
+    if (side !== undefined) throw badParameter(where, side);
+  }
   const intent: PlaceOrderIntent = {
     kind: 'placeOrder',
     ref,

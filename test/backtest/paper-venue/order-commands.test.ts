@@ -82,3 +82,27 @@ describe('naming the order a modify acts on', () => {
     }
   });
 });
+
+describe('tp / sl attached to a limit order', () => {
+  it.each([
+    ['BUY', { tpTriggerPrice: '95' }, 'tpTriggerPrice 95 must be above the limit price 99 of a BUY'],
+    ['BUY', { slTriggerPrice: '120' }, 'slTriggerPrice 120 must be below the limit price 99 of a BUY'],
+    ['SELL', { tpTriggerPrice: '120' }, 'tpTriggerPrice 120 must be below the limit price 101 of a SELL'],
+    ['SELL', { slTriggerPrice: '101' }, 'slTriggerPrice 101 must be above the limit price 101 of a SELL'],
+  ])('refuses a %s whose %j triggers on the wrong side with 400001', async (side, leg, words) => {
+    opened.venue = await aPaperVenue();
+    const venue = await withFirstQuotes(opened.venue);
+    const limitPrice = side === 'BUY' ? '99' : '101';
+    const body = { sym: BTC, side, orderType: 'LIMIT', orderQty: '0.1', limitPrice, ...leg };
+    const refused = await signedRest(venue, 'POST', ORDER, body);
+    expect(refused.body).toMatchObject({
+      code: 400001,
+      message: expect.stringMatching(new RegExp(`^bad parameters: .*${words}$`)),
+    });
+    const right =
+      side === 'BUY'
+        ? { tpTriggerPrice: '120', slTriggerPrice: '90' }
+        : { tpTriggerPrice: '90', slTriggerPrice: '120' };
+    expect((await signedRest(venue, 'POST', ORDER, { ...body, ...right })).body.code).toBe(0);
+  });
+});
