@@ -41,13 +41,14 @@ export function closePosition(book: PortfolioBook, params: Params, where: string
  * @param params - symList
  * @param where - the request, for errors
  * @returns the syms closed
- * @throws PaperApiError 401129 when symList has more than 20 syms or too many reduce-only orders,
+ * @throws PaperApiError 401129 when symList has more than 20 entries (a sym listed twice counts
+ *   twice: the spec's "symList symbol count exceeds 20") or too many reduce-only orders,
  *   401023 when the coin balances cannot pay for its spot closes together
  */
 export function closePositions(book: PortfolioBook, params: Params, where: string): { symList: string[] } {
   const symList = optionalList(params, 'symList', where);
   if (symList === undefined || symList.length === 0) throw badParameter(`${where} symList`, 'is required');
-  if (new Set(symList).size > MAX_CLOSE_POSITIONS_SYMS) {
+  if (symList.length > MAX_CLOSE_POSITIONS_SYMS) {
     throw simError(
       'CLOSE_POSITION_REJECTED',
       `symList has ${symList.length} syms, at most ${MAX_CLOSE_POSITIONS_SYMS}`,

@@ -12,6 +12,7 @@ import { badParameter, simError, throwIfRefused } from './envelope.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import {
   optionalBoolean,
+  optionalChoice,
   optionalDecimal,
   optionalText,
   type Params,
@@ -133,21 +134,6 @@ export function cancelAlgoOrder(book: PortfolioBook, params: Params, where: stri
 }
 
 /**
- * Reads an optional filter that must be one of the spec's values: absent means "any", anything
- * else is refused rather than widened to "any".
- */
-function filterOf<const C extends string>(
-  params: Params,
-  field: string,
-  choices: readonly C[],
-  where: string,
-): C | undefined {
-  return optionalText(params, field, where) === undefined
-    ? undefined
-    : requiredChoice(params, field, choices, where);
-}
-
-/**
  * Cancels every open algo order the optional filters all match (spec): sym, exchangeType and
  * businessType (of the order's crypto sym, as orders write them: an equity has neither, so either
  * filter leaves equity algo orders open), algoOrderType and conditionType. Each is cancelled by
@@ -164,10 +150,10 @@ export function cancelAllAlgoOrders(
   where: string,
 ): { cancelled: number } {
   const sym = optionalText(params, 'sym', where);
-  const exchangeType = filterOf(params, 'exchangeType', EXCHANGE_TYPES, where);
-  const businessType = filterOf(params, 'businessType', BUSINESS_TYPES, where);
-  const algoOrderType = filterOf(params, 'algoOrderType', ['TRIGGER', 'TP_SL'], where);
-  const conditionType = filterOf(params, 'conditionType', ALGO_CONDITION_TYPES, where);
+  const exchangeType = optionalChoice(params, 'exchangeType', EXCHANGE_TYPES, where);
+  const businessType = optionalChoice(params, 'businessType', BUSINESS_TYPES, where);
+  const algoOrderType = optionalChoice(params, 'algoOrderType', ['TRIGGER', 'TP_SL'], where);
+  const conditionType = optionalChoice(params, 'conditionType', ALGO_CONDITION_TYPES, where);
   const open = [...book.openAlgoIds].flatMap((id) => book.algos.get(id) ?? []);
   const matching = open.filter((a) => {
     const id = book.instruments.get(a.sym)?.id;

@@ -36,16 +36,20 @@ export class PaperApiError extends Error {
   readonly code: number;
   /** The HTTP status the REST reply carries. */
   readonly httpStatus: number;
+  /** A rate-limit refusal's wait, whole seconds: the REST reply's `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
   /**
    * @param code - the envelope code
    * @param message - a sentence saying what was wrong and where
    * @param httpStatus - the REST status, default 200
+   * @param retryAfterSeconds - for a rate-limit refusal, when to retry (the `Retry-After` header)
    */
-  constructor(code: number, message: string, httpStatus = 200) {
+  constructor(code: number, message: string, httpStatus = 200, retryAfterSeconds?: number) {
     super(message);
     this.code = code;
     this.httpStatus = httpStatus;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** @returns the error envelope of this refusal */

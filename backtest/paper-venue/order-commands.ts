@@ -7,7 +7,7 @@ import type {
   TpSl,
   UserEvent,
 } from '../../core/model/index.ts';
-import { parseDecimal } from '../../core/model/index.ts';
+import { parseDecimal, tpSlSideProblem } from '../../core/model/index.ts';
 import {
   DecodeError,
   decodeWire,
@@ -74,7 +74,9 @@ function tpSl(params: Params, prefix: 'tp' | 'sl', where: string): TpSl | undefi
  * @param params - sym, side, orderType, orderQty, limitPrice, clientOrderId...
  * @param where - the request, for errors
  * @returns the ack data {orderId, clientOrderId, orderState}
- * @throws PaperApiError with the venue's code when the body is malformed or the order is rejected
+ * @throws PaperApiError with the venue's code when the body is malformed or the order is rejected;
+ *   400001 when a limit order's tp or sl triggers on the wrong side of its price (Keel's rule,
+ *   {@link tpSlSideProblem})
  */
 export function placeOrder(book: PortfolioBook, params: Params, where: string): OrderAckWire {
   const body = decoded<{
@@ -92,6 +94,15 @@ export function placeOrder(book: PortfolioBook, params: Params, where: string): 
   const ref = body.clientOrderId ?? book.newRef('order');
   const tp = tpSl(params, 'tp', where);
   const sl = tpSl(params, 'sl', where);
+  if (body.orderType === 'LIMIT' && body.limitPrice !== undefined) {
+    const side = tpSlSideProblem(
+      body.side,
+      parseDecimal(body.limitPrice, 'limitPrice'),
+      tp?.triggerPrice,
+      sl?.triggerPrice,
+    );
+    if (side !== undefined) throw badParameter(where, side);
+  }
   const intent: PlaceOrderIntent = {
     kind: 'placeOrder',
     ref,
@@ -126,16 +137,25 @@ const VALIDITY: Readonly<Record<string, TimeInForce>> = {
  * Every rule of the spec's args table is checked first (missing triggerPrice for UT, GTD without
  * orderExpiryDate, a market order with a price other than "0"...). In BOTH mode the order trades
  * the LONG side unless an optional positionSide arg says otherwise (Keel's choice, see
- * {@link equityPositionSide}).
+ * {@link equityPositionSide}). The spec's brokerClientId is "the client account for the request":
+ * one other than the logged-in portfolio's id is refused with 400001 (Keel's choice of code: the
+ * spec names none), not booked on the logged-in portfolio, so a wrong `venue.brokerClientId`
+ * shows on paper.
  * @param book - the portfolio
  * @param params - the PLACE_ORDER args
  * @returns PLACE_ORDER_ACK data {orderNo, orderStatus: NEW}
- * @throws PaperApiError 400001 naming the broken rule, or the sim's code when rejected
+ * @throws PaperApiError 400001 naming the broken rule or a brokerClientId of another account, or
+ *   the sim's code when rejected
  */
 export function placeEquityOrder(book: PortfolioBook, params: Params): PlaceOrderAckData {
   const args = decoded<PlaceOrderArgs>(placeOrderArgsSchema, params, 'PLACE_ORDER args');
   const problem = placeOrderArgsProblem(args);
   if (problem !== undefined) throw badParameter(problem.field, problem.rule);
+  if (args.brokerClientId !== book.portfolioId)
+    throw badParameter(
+      'PLACE_ORDER args.brokerClientId',
+      `is not the account this login trades for (${book.portfolioId})`,
+    );
   const ref = args.reference ?? book.newRef('order');
   const code = args.conditionCode ?? '';
   const intent: PlaceOrderIntent = {
@@ -168,13 +188,24 @@ export function placeEquityOrder(book: PortfolioBook, params: Params): PlaceOrde
   return { orderNo: order.orderId, orderStatus: 'NEW' };
 }
 
+/**
+ * The order a modify, cancel or query names. Every name it gives must fit the one order: an
+ * orderId and a clientOrderId of two orders, or a sym other than the order's, name no order and
+ * are refused with 401018 rather than acted on by one of them (Keel's choice of code: the spec
+ * names none; the public venue docs answer an order not found so).
+ */
 function targetOf(book: PortfolioBook, params: Params, where: string): Order {
   const orderId = optionalText(params, 'orderId', where);
   const clientOrderId = optionalText(params, 'clientOrderId', where);
+  const sym = optionalText(params, 'sym', where);
   if (orderId === undefined && clientOrderId === undefined)
     throw badParameter(where, 'needs orderId or clientOrderId');
   const order = book.findOrder(orderId, clientOrderId);
   if (!order) throw simError('ORDER_NOT_FOUND', `no order ${orderId ?? clientOrderId}`);
+  if (clientOrderId !== undefined && order.clientOrderId !== clientOrderId)
+    throw simError('ORDER_NOT_FOUND', `no order ${orderId} with clientOrderId ${clientOrderId}`);
+  if (sym !== undefined && order.sym !== sym)
+    throw simError('ORDER_NOT_FOUND', `no order ${orderId ?? clientOrderId} on ${sym}`);
   return order;
 }
 

@@ -37,7 +37,8 @@ export class RateLimits {
    * @param portfolioId - the trading portfolio
    * @param group - the endpoint's group
    * @param nowMs - the server's clock
-   * @throws PaperApiError HTTP 429 when the window is full
+   * @throws PaperApiError HTTP 429 when the window is full, with the whole seconds until its
+   *   oldest request leaves it (at least 1) for the reply's `Retry-After`
    */
   take(portfolioId: string, group: string, nowMs: number): void {
     const limit = this.limits[group];
@@ -50,6 +51,7 @@ export class RateLimits {
         429,
         `rate limited: ${group} allows ${limit.max} requests per ${limit.windowMs / 1000} s per trading portfolio`,
         429,
+        Math.max(1, Math.ceil(((recent[0] ?? nowMs) + limit.windowMs - nowMs) / 1000)),
       );
     }
     recent.push(nowMs);

@@ -36,6 +36,26 @@ export function requiredChoice<const C extends string>(
   return oneOf(requiredText(params, field, where), choices, field, where);
 }
 
+/**
+ * An optional filter that must be one of a few values: absent means "any", anything else is
+ * refused rather than widened to "any".
+ * @param params - the request parameters
+ * @param field - the field name
+ * @param choices - the values accepted
+ * @param where - the request, for the error
+ * @returns the value, or undefined when absent or empty
+ * @throws PaperApiError 400001 when present but not one of `choices`
+ */
+export function optionalChoice<const C extends string>(
+  params: Params,
+  field: string,
+  choices: readonly C[],
+  where: string,
+): C | undefined {
+  const value = optionalText(params, field, where);
+  return value === undefined ? undefined : oneOf(value, choices, field, where);
+}
+
 function oneOf<C extends string>(value: string, choices: readonly C[], field: string, where: string): C {
   if ((choices as readonly string[]).includes(value)) return value as C;
   const listed = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;

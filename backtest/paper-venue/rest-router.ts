@@ -247,6 +247,8 @@ async function handle(
     reply(200, success(data ?? null));
   } catch (error) {
     if (error instanceof PaperApiError) {
+      if (error.retryAfterSeconds !== undefined)
+        res.setHeader('retry-after', String(error.retryAfterSeconds));
       reply(error.httpStatus, error.envelope());
       return;
     }

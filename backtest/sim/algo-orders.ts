@@ -126,14 +126,34 @@ function findOpen(
   return algo;
 }
 
+function changes(next: Dec | undefined, before: Dec): boolean {
+  return next !== undefined && !next.eq(before);
+}
+
 /**
- * Replaces an open algo order's trigger, price or quantity.
+ * Replaces an open algo order's trigger, price or quantity. One that changes none of them (none
+ * given, or each as it is) is refused with 400001, as a modify of an order is (Keel's choice for
+ * algo orders: the spec names no rule; the venue docs refuse an order's no-op modify).
  * @param state - the venue
  * @param intent - the command
  */
 export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent): void {
   const algo = findOpen(state, intent.ref, intent.kind, intent.target);
   if (!algo) return;
+  if (
+    !changes(intent.triggerPrice, algo.triggerPrice) &&
+    !changes(intent.price, algo.price) &&
+    !changes(intent.qty, algo.qty)
+  ) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      `modify changes nothing on algo order ${intent.target}`,
+    );
+    return;
+  }
   const replaced = {
     sym: algo.sym,
     positionSide: algo.positionSide,

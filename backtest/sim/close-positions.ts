@@ -17,13 +17,29 @@ import { everyPosition } from './spot-holdings.ts';
 /** The spec's limit on symList of DELETE /api/v1/trading/positions. */
 export const MAX_CLOSE_SYMS = 20;
 
-function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>): SimOrder[] {
-  return [...state.liveOrders].filter((o) => o.reduceOnly && isLive(o) && syms.has(o.sym) && !o.liquidation);
+/**
+ * The open reduce-only orders on the syms, in BOTH mode only those of the side a close of one side
+ * closes (see {@link closeReaches}), by the same rule as the algo orders.
+ */
+function reduceOnlyOrdersOn(
+  state: SimState,
+  syms: ReadonlySet<string>,
+  positionSide?: PositionSide,
+): SimOrder[] {
+  return [...state.liveOrders].filter(
+    (o) =>
+      o.reduceOnly &&
+      isLive(o) &&
+      syms.has(o.sym) &&
+      !o.liquidation &&
+      closeReaches(state, positionSide, o.positionSide),
+  );
 }
 
 /**
  * The open reduce-only algo orders on the syms (tp / sl attachments and reduce-only triggers), in
- * BOTH mode only those of the side a close of one side closes: the other side's stay with it.
+ * BOTH mode only those of the side a close of one side closes: the other side's stay with it, as
+ * its reduce-only orders do.
  */
 function reduceOnlyAlgosOn(
   state: SimState,
@@ -38,6 +54,10 @@ function reduceOnlyAlgosOn(
 /**
  * Whether a close of a position side reaches a leg of a side: every leg when it names none (or
  * NONE) or the mode is NET (one position per sym), else only the legs of that side (BOTH mode).
+ * The spec's "Open reduceOnly orders for the symbol are cancelled automatically first" does not
+ * say what a one-leg close of two-way (BOTH) mode does to the other leg's: Keel's reading
+ * is that it cancels (and counts against 401129) only the closed leg's reduce-only orders and
+ * algo orders, as a reduce-only order of one leg can never reduce the other.
  */
 function closeReaches(state: SimState, closed: PositionSide | undefined, side: PositionSide): boolean {
   return closed === undefined || closed === 'NONE' || state.positionMode === 'NET' || side === closed;
@@ -59,7 +79,10 @@ function reduceOnlyOpenOn(
   syms: ReadonlySet<string>,
   positionSide?: PositionSide,
 ): ReduceOnlyOpen {
-  return { orders: reduceOnlyOrdersOn(state, syms), algos: reduceOnlyAlgosOn(state, syms, positionSide) };
+  return {
+    orders: reduceOnlyOrdersOn(state, syms, positionSide),
+    algos: reduceOnlyAlgosOn(state, syms, positionSide),
+  };
 }
 
 function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSide): SimPosition[] {
@@ -178,7 +201,8 @@ function refusedForBalance(
  * Closes one position with a market close (DELETE /api/v1/trading/position). In BOTH mode a
  * positionSide of NONE names no leg, so every open position on the sym is closed, as
  * closePositions does for it (Keel's choice: the spec does not say; refusing with 401097 would
- * claim there is nothing to close). Refused with 401023 when the balances cannot pay for a spot
+ * claim there is nothing to close). In NET mode a positionSide other than NONE is refused with
+ * 400001, as an order naming one is. Refused with 401023 when the balances cannot pay for a spot
  * holding's close (see refusedForBalance).
  * @param state - the venue
  * @param intent - the command
@@ -188,6 +212,10 @@ function refusedForBalance(
 export function closePosition(state: SimState, intent: ClosePositionIntent, endOfRun = false): void {
   if (!state.opts.instruments.has(intent.sym)) {
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
+    return;
+  }
+  if (state.positionMode === 'NET' && intent.positionSide !== undefined && intent.positionSide !== 'NONE') {
+    rejectCommand(state, intent.ref, intent.kind, 'BAD_PARAMETERS', 'positionSide must be NONE in NET mode');
     return;
   }
   const reduceOnly = reduceOnlyOpenOn(state, new Set([intent.sym]), intent.positionSide);
@@ -211,17 +239,18 @@ export function closePosition(state: SimState, intent: ClosePositionIntent, endO
  *   are named after it (see closeAll)
  */
 export function closePositions(state: SimState, intent: ClosePositionsIntent, endOfRun = false): void {
-  const syms = new Set(intent.symList);
-  if (syms.size > MAX_CLOSE_SYMS) {
+  // The spec counts the list's entries ("symList symbol count exceeds 20"), a sym listed twice too.
+  if (intent.symList.length > MAX_CLOSE_SYMS) {
     rejectCommand(
       state,
       intent.ref,
       intent.kind,
       'CLOSE_POSITION_REJECTED',
-      `symList has ${syms.size} syms, at most ${MAX_CLOSE_SYMS}`,
+      `symList has ${intent.symList.length} syms, at most ${MAX_CLOSE_SYMS}`,
     );
     return;
   }
+  const syms = new Set(intent.symList);
   const unknown = [...syms].find((sym) => !state.opts.instruments.has(sym));
   if (unknown !== undefined) {
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', unknown);

@@ -162,3 +162,4 @@ import type { UserEvent } from './user-events.ts';
 
 /** Any event the kernel consumes: market data or User Data. */
 export type KeelEvent = MarketEvent | UserEvent;
+export { tpSlSideProblem } from './tp-sl-side.ts';

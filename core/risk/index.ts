@@ -54,5 +54,6 @@ export type {
 export { killSwitchSchema, rateLimitSchema, riskGateConfigSchema, riskLimitsSchema } from './risk-limits.ts';
 export type { OpenOrderFilter, RiskView } from './risk-view.ts';
 export { TokenBucket } from './token-bucket.ts';
+export { tpSlSideCheck } from './tp-sl-side-check.ts';
 export type { TradingState, TradingStatus } from './trading-state.ts';
 export { isRiskReducing, stricterStatus } from './trading-state.ts';

@@ -31,6 +31,7 @@ import type { CheckInput, RiskCheck } from './risk-check.ts';
 import type { Denial } from './risk-decision.ts';
 import type { RiskLimits } from './risk-limits.ts';
 import type { RiskView } from './risk-view.ts';
+import { tpSlSideCheck } from './tp-sl-side-check.ts';
 
 /** Every check of the chain, in the order the gate runs them (rules first, then limits). */
 export const RISK_CHECKS: readonly RiskCheck[] = [
@@ -43,6 +44,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   gtdExpiryDateCheck,
   conditionArgumentsCheck,
   equityAttachmentsCheck,
+  tpSlSideCheck,
   equityQuoteQtyCheck,
   positionSideCheck,
   modifyTargetCheck,

@@ -16,6 +16,7 @@ export const RISK_CHECK_NAMES = [
   'gtdExpiryDate',
   'conditionArguments',
   'equityAttachments',
+  'tpSlSide',
   'equityQuoteQty',
   'positionSide',
   'priceOnTick',

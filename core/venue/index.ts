@@ -248,6 +248,7 @@ export {
 // Private WebSocket: login, keep-alive, order entry, User Data, reconnect.
 export type { InboundCounters, RawInboundFrame } from './ws/inbound-counters.ts';
 export { createInboundCounters } from './ws/inbound-counters.ts';
+export { isRateLimitedLogin } from './ws/login-clock-relearning.ts';
 export type { MarketDataOptions, MarketFrameGate, MarketSubscription } from './ws/market-data-client.ts';
 export { MarketDataClient } from './ws/market-data-client.ts';
 // Market-data WebSocket client: subscriptions, gzip frames, heartbeat, gap after reconnect.

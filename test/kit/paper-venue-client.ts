@@ -16,9 +16,10 @@ export interface SigningOverrides {
   readonly nonceSeconds?: number;
 }
 
-/** A REST reply: HTTP status and the parsed body. */
+/** A REST reply: HTTP status, headers and the parsed body. */
 export interface PlainReply {
   readonly status: number;
+  readonly headers: Headers;
   readonly body: { code: number; message: string; data: unknown } & Record<string, unknown>;
 }
 
@@ -79,7 +80,11 @@ export async function signedRest(
     headers,
     ...(method === 'GET' ? {} : { body: JSON.stringify(params) }),
   });
-  return { status: response.status, body: (await response.json()) as PlainReply['body'] };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as PlainReply['body'],
+  };
 }
 
 /** A WebSocket whose frames the test reads back (gzip frames are unzipped). */
@@ -201,7 +206,7 @@ export function bboPush(sym: string, bid: string, ask: string, ts: number, size 
  */
 export function aaplBuyArgs(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    brokerClientId: 'c1',
+    brokerClientId: 'PAPER-MAIN',
     exchangeCode: 'US',
     productCode: 'AAPL',
     bsFlag: 'B',

@@ -25,6 +25,8 @@ export interface FakeVenueWs {
   onRequest: (request: ReceivedWsRequest) => object | undefined;
   /** Login reply code (0 = accept), unless `onLogin` is replaced. */
   loginCode: number;
+  /** The `msg` of a refused login's reply (default ''). */
+  loginMsg: string;
   /** The reply code of a login, given its args; null withholds the reply. Default: `loginCode`. */
   onLogin: (args: Record<string, unknown>) => number | null;
   /** Sends a frame to every connected client. */
@@ -62,6 +64,7 @@ export async function startFakeVenueWs(): Promise<FakeVenueWs> {
     upgrades: 0,
     hangUpgrades: 0,
     loginCode: 0,
+    loginMsg: '',
     onLogin: () => fake.loginCode,
     onRequest: (request) => ({
       event: request.action,
@@ -101,7 +104,15 @@ export async function startFakeVenueWs(): Promise<FakeVenueWs> {
         fake.logins++;
         const code = fake.onLogin(message.args);
         if (code === null) return;
-        socket.send(JSON.stringify({ id: null, event: 'login', code, msg: '', data: null }));
+        socket.send(
+          JSON.stringify({
+            id: null,
+            event: 'login',
+            code,
+            msg: code === 0 ? '' : fake.loginMsg,
+            data: null,
+          }),
+        );
         return;
       }
       fake.requests.push(message);

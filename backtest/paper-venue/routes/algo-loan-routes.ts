@@ -2,7 +2,7 @@ import { D, formatDecimal } from '../../../core/model/index.ts';
 import type { EndpointName } from '../../../core/venue/index.ts';
 import { loanHeadroom, maxLoanable, resolveLoanOptions } from '../../sim/index.ts';
 import { algoTarget } from '../algo-commands.ts';
-import { badParameter, PaperApiError } from '../envelope.ts';
+import { badParameter, errorFromReason } from '../envelope.ts';
 import { NINETY_DAYS, pageOf, windowed } from '../paging.ts';
 import { venueLoansOf } from '../portfolio-book.ts';
 import { optionalText, requiredText } from '../request-fields.ts';
@@ -22,7 +22,8 @@ async function adlRank(context: RouteContext): Promise<unknown> {
     }));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'number') throw new PaperApiError(code, (error as Error).message);
+    // The sim's message leads with its code ("401011 the sym..."): the envelope states it once.
+    if (typeof code === 'number') throw errorFromReason((error as Error).message, code);
     throw error;
   }
 }

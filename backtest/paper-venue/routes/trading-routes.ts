@@ -1,11 +1,11 @@
 import type { Dec, Order, Position } from '../../../core/model/index.ts';
-import { D } from '../../../core/model/index.ts';
+import { BUSINESS_TYPES, D, EXCHANGE_TYPES } from '../../../core/model/index.ts';
 import type { EndpointName } from '../../../core/venue/index.ts';
 import type { CashFlow } from '../../sim/index.ts';
 import { queryOrder } from '../order-commands.ts';
 import { paperOrderToWire } from '../order-wire.ts';
 import { ARCHIVE_WINDOW, NINETY_DAYS, pageOf, RECENT_WINDOW, windowed } from '../paging.ts';
-import { optionalBoolean, optionalText } from '../request-fields.ts';
+import { optionalBoolean, optionalChoice, optionalText } from '../request-fields.ts';
 import { statementEntries } from '../statement-entries.ts';
 import { decimalsAsText, executionToWire, positionToWire } from '../wire-views.ts';
 import type { RouteContext, RouteHandler } from './route-context.ts';
@@ -33,13 +33,17 @@ function executions(context: RouteContext, archive: boolean) {
   const { params, where } = context;
   const sym = optionalText(params, 'sym', where);
   const orderId = optionalText(params, 'orderId', where);
-  const exchange = optionalText(params, 'exchange', where);
-  const businessType = optionalText(params, 'businessType', where);
+  // Values outside the spec's are refused (400001), as algo cancelAll's filters are, not read as
+  // matching nothing; a US equity has neither, so either filter leaves its executions out.
+  const exchange = optionalChoice(params, 'exchange', EXCHANGE_TYPES, where);
+  const businessType = optionalChoice(params, 'businessType', BUSINESS_TYPES, where);
   const matching = context.book.executions.filter((e) => {
     if (sym !== undefined && e.sym !== sym) return false;
     if (orderId !== undefined && e.orderId !== orderId) return false;
-    if (exchange !== undefined && !e.sym.startsWith(`${exchange}_`)) return false;
-    return businessType === undefined || e.sym.split('_')[1] === businessType;
+    const id = context.book.instruments.get(e.sym)?.id;
+    const crypto = id?.kind === 'crypto' ? id : undefined;
+    if (exchange !== undefined && crypto?.exchangeType !== exchange) return false;
+    return businessType === undefined || crypto?.businessType === businessType;
   });
   const window = archive ? ARCHIVE_WINDOW : RECENT_WINDOW;
   return windowed(matching, (e) => e.timestamp, params, window, context.now(), where).map(executionToWire);

@@ -224,6 +224,8 @@ export async function venueCommand(
             `  API key:         ${venue.apiKey} (KEEL_API_KEY)`,
             '  API secret:      from KEEL_API_SECRET (not shown)',
           ]),
+      // It refuses a PLACE_ORDER naming another account: a live config against it sets this one.
+      `  account id:      ${venue.portfolioId} (US-equity orders' brokerClientId: a live config's venue.brokerClientId)`,
       ...(dataDir === undefined
         ? []
         : [

@@ -9,6 +9,22 @@ import { NONCE_OUT_OF_RANGE } from '../error-codes.ts';
 const CLOCK_REFUSALS: ReadonlySet<number> = new Set([NONCE_OUT_OF_RANGE, 60009]);
 
 /**
+ * A refusal whose message says the login was rate limited (public venue docs: login 1 per
+ * second): a clock cannot explain it, whatever its code. The paper venue answers one with 60009
+ * (the docs' one login failure code) and says so in its message.
+ */
+const RATE_LIMITED = /rate[ -]?limit/i;
+
+/**
+ * Whether a login refusal's message says it was rate limited, which no clock explains.
+ * @param message - the refusal's `msg` (or `message`)
+ * @returns true when it names a rate limit
+ */
+export function isRateLimitedLogin(message: string): boolean {
+  return RATE_LIMITED.test(message);
+}
+
+/**
  * Re-learns the venue's clock after a private-socket login refused in a way a wrong clock
  * explains, before the next login: the refusal carries no server time, and reconciliation, whose
  * REST replies would correct the clock, runs only after a login. Without it a machine clock
@@ -31,9 +47,10 @@ export class LoginClockRelearning {
    * Notes a refused login.
    * @param code - the refusal's code
    * @param offsetMs - the clock estimate the login was signed with, for the log
+   * @param message - the refusal's message (a rate-limited login is no clock refusal)
    */
-  refused(code: number, offsetMs: number): void {
-    this.#inDoubt = this.refresh !== undefined && CLOCK_REFUSALS.has(code);
+  refused(code: number, offsetMs: number, message = ''): void {
+    this.#inDoubt = this.refresh !== undefined && CLOCK_REFUSALS.has(code) && !isRateLimitedLogin(message);
     if (this.#inDoubt)
       this.logger.warn(
         { code, offsetMs },

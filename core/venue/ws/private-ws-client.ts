@@ -258,10 +258,11 @@ export class PrivateWsClient {
     const timeoutMs = this.options.requestTimeoutMs ?? 5_000;
     const reply = await this.send('login', 'login', JSON.stringify({ action: 'login', args }), timeoutMs);
     if (reply.code !== 0) {
-      this.clockRelearning.refused(reply.code, this.serverClock.offsetMs);
+      const message = reply.msg ?? reply.message ?? '';
+      this.clockRelearning.refused(reply.code, this.serverClock.offsetMs, message);
       throw new VenueError({
         code: reply.code,
-        message: reply.msg ?? reply.message ?? '',
+        message,
         method: 'WS',
         path: 'login',
       });

@@ -13,7 +13,7 @@ async function started(): Promise<PaperVenue> {
 }
 
 const EQUITY = {
-  brokerClientId: 'c1',
+  brokerClientId: 'PAPER-MAIN',
   exchangeCode: 'US',
   productCode: 'AAPL',
   bsFlag: 'B',
@@ -62,10 +62,13 @@ describe('paper venue limits and error codes', () => {
   it('answers HTTP 429 once the history-orders window of 30 requests per 10 s is spent', async () => {
     const v = await started();
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++)
+    for (let i = 0; i < 30; i++)
       statuses.push((await signedRest(v, 'GET', '/api/v1/trading/history/orders')).status);
-    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
-    expect(statuses[30]).toBe(429);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const limited = await signedRest(v, 'GET', '/api/v1/trading/history/orders');
+    expect(limited.status).toBe(429);
+    // Retry-After: whole seconds until the window frees, at most the window's 10 s.
+    expect(limited.headers.get('retry-after')).toMatch(/^(?:[1-9]|10)$/);
     expect((await signedRest(v, 'GET', '/api/v1/trading/orders')).status).toBe(200);
   });
 
@@ -110,6 +113,24 @@ describe('paper venue limits and error codes', () => {
       401011,
     );
     expect((await signedRest(v, 'GET', '/api/v1/adl/rank', { sym: BTC })).body.code).toBe(0);
+  });
+
+  it('counts symList entries, duplicates too: 21 of one sym is refused with 401129', async () => {
+    const v = await started();
+    const symList = Array.from({ length: 21 }, () => BTC);
+    expect((await signedRest(v, 'DELETE', '/api/v1/trading/positions', { symList })).body).toMatchObject({
+      code: 401129,
+      message: expect.stringContaining('symList has 21 syms, at most 20'),
+    });
+  });
+
+  it('answers 401011 with a message that does not repeat the code', async () => {
+    const v = await started();
+    const reply = await signedRest(v, 'GET', '/api/v1/adl/rank', { sym: 'OKX_SPOT_ETH_USDT' });
+    expect(reply.body).toMatchObject({
+      code: 401011,
+      message: expect.stringMatching(/^the sym is not supported/),
+    });
   });
 
   it('produces the loan codes 406014, 406015, 406017, 406018 and 406022', async () => {

@@ -83,6 +83,7 @@ async function upToTheTick(venue: PaperVenue) {
     action: 'PLACE_ORDER',
     id: 'time',
     args: aaplBuyArgs({
+      brokerClientId: SUB.portfolioId,
       reference: 'sent-at-1000',
       conditionCode: 'TIME',
       // New York time of T0 + 1000 ms: after hours, so the order says it may trade then.

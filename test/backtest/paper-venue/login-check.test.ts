@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkLogin } from '../../../backtest/paper-venue/login-check.ts';
 import { RateLimits } from '../../../backtest/paper-venue/rate-limits.ts';
 import type { ApiCredential } from '../../../backtest/paper-venue/rest-auth.ts';
-import type { TimerPort } from '../../../core/venue/index.ts';
+import { isRateLimitedLogin, type TimerPort } from '../../../core/venue/index.ts';
 
 const NOW = 1_700_000_000_000;
 const credential: ApiCredential = { apiKey: 'key-1', apiSecret: 'secret-1', portfolioId: 'p1' };
@@ -67,5 +67,22 @@ describe('paper venue private login', () => {
     expect(check('00')).toBe('login failed: sign does not match');
     expect(check(signed(timestamp))).toEqual({ credential, onlyTrade: false });
     expect(check(signed(timestamp))).toMatch(/^login failed: /);
+  });
+
+  it("says a rate-limited login was rate limited, in words Keel's client tells from a clock refusal", () => {
+    const limits = new RateLimits({ wsLogin: { max: 1, windowMs: 1000 } });
+    const check = (at: string) =>
+      checkLogin(
+        login({ apiKey: 'key-1', timestamp: at, sign: signed(at) }),
+        credentials,
+        limits,
+        timer,
+        NOW,
+      );
+    check(timestamp);
+    const limited = check(timestamp);
+    expect(typeof limited === 'string' && isRateLimitedLogin(limited)).toBe(true);
+    const stale = String(NOW / 1000 - 61);
+    expect(isRateLimitedLogin(check(stale) as string)).toBe(false);
   });
 });

@@ -99,7 +99,7 @@ describe('paper venue: order states on the wire, as the live venue reports them'
       action: 'PLACE_ORDER',
       id: 'h',
       args: {
-        brokerClientId: 'c1',
+        brokerClientId: 'PAPER-MAIN',
         exchangeCode: 'US',
         productCode: 'AAPL',
         bsFlag: 'B',

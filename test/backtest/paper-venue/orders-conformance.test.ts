@@ -137,7 +137,7 @@ describe('paper venue private WebSocket', () => {
       action: 'PLACE_ORDER',
       id: 'r1',
       args: {
-        brokerClientId: 'c1',
+        brokerClientId: 'PAPER-MAIN',
         exchangeCode: 'US',
         productCode: 'AAPL',
         bsFlag: 'B',

@@ -73,7 +73,7 @@ describe('paper venue: a place refused synchronously leaves no order behind', ()
     });
     expect(await socket.waitFor((f) => f?.id === 'p1')).toMatchObject({ code: 400001, data: null });
     const equity = {
-      brokerClientId: 'c1',
+      brokerClientId: 'PAPER-MAIN',
       exchangeCode: 'US',
       bsFlag: 'B',
       orderType: 'L',

@@ -23,11 +23,35 @@ describe('sim venue: algo orders', () => {
     t.send(anAlgo('a1', { price: D('-0') }));
     t.sim.onMarket(aTrade(1, 104.9, 1, 'BUY'));
     expect(t.of('algoOrder').map((e) => e.algoOrder.state)).toEqual(['NEW']);
-    t.send({ kind: 'replaceAlgoOrder', ref: 'r1', target: 'a1', sym: BTC, price: D('-0') });
+    t.send({
+      kind: 'replaceAlgoOrder',
+      ref: 'r1',
+      target: 'a1',
+      sym: BTC,
+      price: D('-0'),
+      triggerPrice: D('105.1'),
+    });
     t.sim.onMarket(aTrade(2, 104.9, 1, 'BUY'));
     expect(t.of('commandRejected')).toEqual([]);
     t.sim.onMarket(aTrade(3, 105.2, 1, 'BUY'));
     expect(t.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['105.2']);
+  });
+
+  it('refuses a replace that changes nothing with 400001, as a modify of an order is, leaving it as it was', () => {
+    const t = aSim();
+    t.send(anAlgo('a1', { price: D('104') }));
+    t.sim.advanceTo(1);
+    const before = t.of('algoOrder').length;
+    t.send(
+      { kind: 'replaceAlgoOrder', ref: 'none', target: 'a1', sym: BTC },
+      { kind: 'replaceAlgoOrder', ref: 'same', target: 'a1', sym: BTC, price: D('104.0'), qty: D('1') },
+    );
+    t.sim.advanceTo(2);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['none', 400001, '400001 bad parameters: modify changes nothing on algo order a1'],
+      ['same', 400001, '400001 bad parameters: modify changes nothing on algo order a1'],
+    ]);
+    expect(t.of('algoOrder')).toHaveLength(before);
   });
 
   it('fires an LTE mark-price trigger on the mark, not on trades', () => {

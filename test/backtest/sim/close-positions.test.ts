@@ -101,6 +101,15 @@ describe('sim venue: close position(s)', () => {
     ]);
   });
 
+  it('counts symList entries, duplicates too, against the 20 (the spec: "symList symbol count exceeds 20")', () => {
+    const t = aSim();
+    t.send({ kind: 'closePositions', ref: 'dups', symList: Array.from({ length: 21 }, () => BTC) });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['dups', 401129, expect.stringContaining('symList has 21 syms, at most 20')],
+    ]);
+  });
+
   it('rejects with 401129 when the reduce-only open orders across the syms exceed the limit', () => {
     const t = aSim({ maxReduceOnlyOrdersOnClose: 1 });
     t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
@@ -282,5 +291,55 @@ describe('sim venue: closing a spot holding pays with the coin, as a spot order 
     ]);
     expect(fillLines(t)).toHaveLength(2);
     expect((await balancesOf(t)).USDT).toBe(before);
+  });
+});
+
+describe('sim venue: a one-leg close in BOTH mode', () => {
+  /** LONG 2 and SHORT 3 on BTC, each leg with a reduce-only limit resting against it. */
+  function hedgedWithReduceOnlyOrders(maxReduceOnlyOrdersOnClose?: number): SimUnderTest {
+    const t = aSim({
+      positionMode: 'BOTH',
+      ...(maxReduceOnlyOrdersOnClose === undefined ? {} : { maxReduceOnlyOrdersOnClose }),
+    });
+    t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
+    t.send(
+      aMarket('l', 'BUY', '2', { positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '3', { positionSide: 'SHORT' }),
+      aLimit('long-tp', 'SELL', '1', '110', { positionSide: 'LONG', reduceOnly: true }),
+      aLimit('short-tp', 'BUY', '1', '90', { positionSide: 'SHORT', reduceOnly: true }),
+      aLimit('short-tp2', 'BUY', '1', '89', { positionSide: 'SHORT', reduceOnly: true }),
+    );
+    return t;
+  }
+
+  it("cancels that leg's reduce-only orders only, as it does its reduce-only algo orders: the other leg's stay", () => {
+    const t = hedgedWithReduceOnlyOrders();
+    t.send({ kind: 'closePosition', ref: 'c', sym: BTC, positionSide: 'LONG' });
+    t.sim.advanceTo(1);
+    const last = (ref: string) =>
+      t.of('order').findLast((e) => e.order.clientOrderId === ref)?.order.orderState;
+    expect([last('long-tp'), last('short-tp'), last('short-tp2')]).toEqual(['CANCELLED', 'OPEN', 'OPEN']);
+  });
+
+  it("counts that leg's reduce-only orders only against the 401129 limit", () => {
+    const t = hedgedWithReduceOnlyOrders(1);
+    t.send({ kind: 'closePosition', ref: 'long', sym: BTC, positionSide: 'LONG' });
+    t.send({ kind: 'closePosition', ref: 'short', sym: BTC, positionSide: 'SHORT' });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['short', 401129]]);
+  });
+});
+
+describe('sim venue: closing a NET-mode position', () => {
+  it('refuses a positionSide other than NONE with 400001, as an order with one is refused, closing nothing', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
+    t.send(aMarket('m', 'BUY', '2'));
+    t.send({ kind: 'closePosition', ref: 'c', sym: BTC, positionSide: 'LONG' });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['c', 400001, '400001 bad parameters: positionSide must be NONE in NET mode'],
+    ]);
+    expect(t.of('position').at(-1)?.position.positionQty.toFixed()).toBe('2');
   });
 });

@@ -42,6 +42,12 @@ describe('keel venue credentials from KEEL_API_KEY / KEEL_API_SECRET', () => {
     expect(run.seen?.status).not.toBe(200);
   }, 30_000);
 
+  it("states its account's id, which US-equity orders must name as brokerClientId", async () => {
+    const run = await venueWith({}, async () => undefined);
+    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout).toMatch(/\n {2}account id: +PAPER-MAIN \(US-equity orders' brokerClientId/);
+  }, 30_000);
+
   it('refuses an empty one beside a set one, as only one set', async () => {
     const run = await venueWith({ KEEL_API_KEY: '', KEEL_API_SECRET: 'a-secret' }, async () => undefined);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);

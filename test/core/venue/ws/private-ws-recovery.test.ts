@@ -176,6 +176,20 @@ describe('private WebSocket client: recovery from a hung upgrade, a silent login
       expect(refreshes).toBe(0);
     });
 
+    it('does not ask for the clock after a 60009 login refusal whose message says it was rate limited', async () => {
+      let refreshes = 0;
+      start({
+        refreshServerClock: async () => {
+          refreshes++;
+        },
+      });
+      venue.loginCode = 60009;
+      venue.loginMsg = 'login failed: rate limited: wsLogin allows 1 requests per 1 s per trading portfolio';
+      await expect(client.connect()).rejects.toMatchObject({ code: 60009 });
+      await advanceUntil(timer, () => venue.logins === 2, 'the next attempt');
+      expect(refreshes).toBe(0);
+    });
+
     it('goes on with the attempt when re-learning the clock fails, and re-learns again after the next refusal', async () => {
       let refreshes = 0;
       start({
