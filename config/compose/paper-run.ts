@@ -25,7 +25,13 @@ import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
 import { lockstepReplayScheduler, pacedReplayScheduler } from './replay-schedulers.ts';
 import type { SessionFillModel } from './session-result.ts';
-import { fillModelOf, latencyOf, loanOptionsOf, subPortfolioMarkupOf } from './sim-models.ts';
+import {
+  configLoanAdvice,
+  fillModelOf,
+  latencyOf,
+  loanOptionsOf,
+  subPortfolioMarkupOf,
+} from './sim-models.ts';
 
 /** The paper venue a paper run started, and what the session needs to know of it. */
 export interface EmbeddedPaperVenue {
@@ -131,7 +137,7 @@ export async function startEmbeddedPaperVenue(
   const fillModel =
     paper.fillModel === undefined ? (defaultedFillModel ?? 'queue') : fillModelOf(paper.fillModel);
   const feeMarkup = subPortfolioMarkupOf(loaded.config);
-  const loans = loanOptionsOf(paper.loans);
+  const loans = loanOptionsOf(paper.loans, configLoanAdvice('paper.loans'));
   const venue = await startPaperVenue({
     instruments,
     port: paper.venuePort,
@@ -148,7 +154,7 @@ export async function startEmbeddedPaperVenue(
       },
     ],
     fillModel,
-    ...(loans === undefined ? {} : { loans }),
+    loans,
     ...(paper.latency === undefined ? {} : { latency: latencyOf(paper.latency), seed: paper.latency.seed }),
     feed,
     pacing: paper.lockstep ? { mode: 'lockstep' } : { mode: 'realtime', speed: paper.speed },
