@@ -24,7 +24,12 @@ import { addImportCsvCommand } from './import-csv-cli.ts';
 import { collect, intInRange, positiveNumber } from './option-parsers.ts';
 import { builtInStrategyRegistry } from './strategy-registry.ts';
 import { addSweepCommand } from './sweep-cli.ts';
-import { venueBalanceOption, venueFillModelOption, venueLatencyOption } from './venue-option-parsers.ts';
+import {
+  venueBalanceOption,
+  venueFillModelOption,
+  venueLatencyOption,
+  venueLoansOption,
+} from './venue-option-parsers.ts';
 
 /**
  * Builds the `keel` command line. Actions report their exit code through `exit`; commander's
@@ -142,9 +147,14 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
       "order-entry latency in ms, or a map as paper.latency takes it, like '{fixedMs: 25, jitterMs: 10, seed: 2, userData: {fixedMs: 5}}' (default: none)",
       venueLatencyOption,
     )
+    .option(
+      '--loans <terms>',
+      `loan terms as paper.loans takes them, a map like '{assets: {"BINANCE:USDT": {annualRate: 0.08, userQuota: 50000, minBorrow: 10}}, maxBorrowLtv: 0.5}' or a YAML file holding one (default: Keel's assumed terms, no venue's rates: USDT on BINANCE and OKX at 8 % a year up to 50000, ETH on OKX at 3 % up to 20)`,
+      venueLoansOption,
+    )
     .addHelpText(
       'after',
-      '\nIt states its account, fill model and latency at start; with --data-dir a restart keeps the ones of its first start.\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them (kept in --data-dir, if given, for its restarts).',
+      '\nIt states its account, fill model, latency and loan terms at start; with --data-dir a restart keeps the ones of its first start.\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them (kept in --data-dir, if given, for its restarts).',
     )
     .action(async (opts: VenueOptions) => {
       exit(await venueCommand(opts, io, process.env));
