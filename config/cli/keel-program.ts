@@ -1,5 +1,6 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { KEEL_VERSION } from '../../core/model/index.ts';
+import { ARRAY_ENCODINGS } from '../../core/venue/index.ts';
 import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
 import type { CliIo } from './cli-io.ts';
@@ -151,6 +152,12 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
       '--loans <terms>',
       `loan terms as paper.loans takes them, a map like '{assets: {"BINANCE:USDT": {annualRate: 0.08, userQuota: 50000, minBorrow: 10}}, maxBorrowLtv: 0.5}' or a YAML file holding one (default: Keel's assumed terms, no venue's rates: USDT on BINANCE and OKX at 8 % a year up to 50000, ETH on OKX at 3 % up to 20)`,
       venueLoansOption,
+    )
+    .addOption(
+      new Option(
+        '--signature-arrays <encoding>',
+        'how the venue writes an array parameter (symList, syms, portfolioIds) into the REST signature text it verifies, as venue.signing.arrays takes it: set it otherwise than the client to rehearse the 2000 a mismatch gets (default: comma, as Keel signs)',
+      ).choices(ARRAY_ENCODINGS),
     )
     .addHelpText(
       'after',

@@ -25,6 +25,7 @@ import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
 import { lockstepReplayScheduler, pacedReplayScheduler } from './replay-schedulers.ts';
 import type { SessionFillModel } from './session-result.ts';
+import { signatureArraysOf } from './signature-arrays.ts';
 import {
   configLoanAdvice,
   fillModelOf,
@@ -155,6 +156,9 @@ export async function startEmbeddedPaperVenue(
     ],
     fillModel,
     loans,
+    // The session signs as venue.signing.arrays says (when the config has a venue section): the
+    // embedded venue verifies alike, as the live venue the setting was chosen for would.
+    ...signatureArraysOf(loaded.config),
     ...(paper.latency === undefined ? {} : { latency: latencyOf(paper.latency), seed: paper.latency.seed }),
     feed,
     pacing: paper.lockstep ? { mode: 'lockstep' } : { mode: 'realtime', speed: paper.speed },

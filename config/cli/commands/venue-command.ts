@@ -17,6 +17,7 @@ import {
 } from '../../../backtest/runner/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
+import type { ArrayEncoding } from '../../../core/venue/index.ts';
 import { fillModelPreview } from '../../compose/fill-model-preview.ts';
 import { STOP_SIGNALS } from '../../compose/session-stop.ts';
 import { fillModelOf, latencyOf, loanOptionsOf } from '../../compose/sim-models.ts';
@@ -61,6 +62,11 @@ export interface VenueOptions {
   readonly latency?: VenueLatency | undefined;
   /** Loan terms, as `paper.loans` takes them; absent = {@link DEFAULT_VENUE_LOANS} (Keel's assumptions). */
   readonly loans?: VenueLoans | undefined;
+  /**
+   * How the venue writes array parameters into the REST signature text it verifies
+   * (`--signature-arrays`, as `venue.signing.arrays` takes it); absent = `comma`, as Keel signs.
+   */
+  readonly signatureArrays?: ArrayEncoding | undefined;
 }
 
 /**
@@ -175,6 +181,7 @@ export async function venueCommand(
       ),
       fillModel: fillModelOf(setup.fillModel),
       loans: loanOptionsOf(venueLoanTerms(setup.loans), venueLoanAdvice),
+      ...(options.signatureArrays === undefined ? {} : { signatureArrays: options.signatureArrays }),
       ...(setup.latency === undefined ? {} : { latency: latencyOf(setup.latency), seed: setup.latency.seed }),
       feed,
       syntheticFeed: synthetic,
@@ -228,6 +235,7 @@ export async function venueCommand(
       `  market-data WS:  ${venue.marketDataWsUrl}`,
       ...(options.speed > 1 ? [replayClockLine(options.speed)] : []),
       ...venueSetupLines(statement),
+      signingLine(options.signatureArrays),
       ...(fixed === undefined
         ? [`  API key:         ${venue.apiKey}`, `  API secret:      ${venue.apiSecret}`]
         : [
@@ -270,6 +278,27 @@ function givenSetup(options: VenueOptions): Partial<VenueSetup> {
  */
 function venueLoanAdvice(key: string): string {
   return `start keel venue with --loans naming it, e.g. --loans '{assets: {"${key}": {annualRate: 0.08, userQuota: 50000}}}' (a --data-dir keeps the terms of its first start: use a new one)`;
+}
+
+/** How each array encoding writes `["a", "b"]`, for the start line. */
+const ARRAY_TEXT: Readonly<Record<ArrayEncoding, string>> = {
+  comma: 'joined with commas, a,b',
+  json: 'as JSON, ["a","b"]',
+  brackets: 'as a bracketed list, [a, b]',
+};
+
+/**
+ * The start line saying how the venue verifies the signature of a request with an array
+ * parameter, and where that came from.
+ * @param given - `--signature-arrays`, if given
+ * @returns the line
+ */
+function signingLine(given: ArrayEncoding | undefined): string {
+  const origin =
+    given === undefined
+      ? "Keel's choice, the docs do not say; --signature-arrays sets it"
+      : '--signature-arrays';
+  return `  signing:         arrays ${ARRAY_TEXT[given ?? 'comma']} (${origin})`;
 }
 
 /**

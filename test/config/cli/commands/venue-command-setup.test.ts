@@ -269,3 +269,31 @@ describe('keel venue loans', () => {
     expect(stdout).toContain('  loans:           OKX:USDT 8.76 % a year, quota 500, minimum 10 (--loans)\n');
   }, 30_000);
 });
+
+// The reviewer's finding: paper verified array signatures with the very code that made them, so a
+// client signing symList otherwise than the live venue could never fail on paper.
+describe('keel venue --signature-arrays', () => {
+  it('verifies with the encoding given, refusing a comma-joined symList with 2000, and says which it uses', async () => {
+    const close = async (restUrl: string) => {
+      const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date');
+      const nonceSeconds = Math.floor(Date.parse(date ?? '') / 1000);
+      const reply = await signedRest(
+        { restUrl, ...CREDENTIALS },
+        'DELETE',
+        '/api/v1/trading/positions',
+        { symList: ['BINANCE_PERP_BTC_USDT'] },
+        { nonceSeconds },
+      );
+      return reply.body.code;
+    };
+    const json = await started({ signatureArrays: 'json' }, close);
+    expect(json.seen).toBe(2000);
+    expect(json.stdout).toContain('  signing:         arrays as JSON, ["a","b"] (--signature-arrays)\n');
+    const comma = await started({}, close);
+    // Past the signature: nothing to close.
+    expect(comma.seen).toBe(401097);
+    expect(comma.stdout).toContain(
+      "  signing:         arrays joined with commas, a,b (Keel's choice, the docs do not say; --signature-arrays sets it)\n",
+    );
+  }, 30_000);
+});
