@@ -78,6 +78,13 @@ export interface PaperVenueOptions {
    */
   readonly signatureArrays?: ArrayEncoding;
   /**
+   * Whether `GET /api/v1/trading/account` lists the portfolio's assets (Keel's extension: the
+   * public notes' account fields hold none, and the spec does not show them). False leaves them
+   * out, as a venue that follows the notes would, so a client that needs balances from elsewhere
+   * (the Assets channel) can be rehearsed. Default true.
+   */
+  readonly accountAssets?: boolean;
+  /**
    * Whether the feed is SYNTHETIC (generated, or a recording labelled synthetic). The venue says
    * so in `GET /api/v1/system/status` (`syntheticFeed: true`, a Keel extension), so a live session
    * run against it labels its recording and report SYNTHETIC. Default false.
@@ -363,6 +370,7 @@ async function startHoldingDataDir(
       instruments: options.instruments,
       loans: options.loans,
       signatureArrays: options.signatureArrays ?? DEFAULT_ARRAY_ENCODING,
+      accountAssets: options.accountAssets ?? true,
       syntheticFeed: options.syntheticFeed ?? false,
       limits,
       faults,

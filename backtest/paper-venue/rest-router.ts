@@ -38,6 +38,8 @@ export interface RestRouterDeps {
   readonly books: ReadonlyMap<string, PortfolioBook>;
   readonly instruments: readonly InstrumentSpec[];
   readonly loans: LoanOptions | undefined;
+  /** Whether the account reply lists the portfolio's assets. */
+  readonly accountAssets: boolean;
   /** How array parameters are written into the signature text it verifies. */
   readonly signatureArrays: ArrayEncoding;
   /** Whether the feed is SYNTHETIC (said in the system status). */
@@ -250,6 +252,7 @@ async function handle(
       where,
       instruments: deps.instruments,
       loans: deps.loans,
+      accountAssets: deps.accountAssets,
       syntheticFeed: deps.syntheticFeed,
       now: deps.virtualNow,
       execute: (command) => {

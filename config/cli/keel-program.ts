@@ -159,6 +159,10 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
         'how the venue writes an array parameter (symList, syms, portfolioIds) into the REST signature text it verifies, as venue.signing.arrays takes it: set it otherwise than the client to rehearse the 2000 a mismatch gets (default: comma, as Keel signs)',
       ).choices(ARRAY_ENCODINGS),
     )
+    .option(
+      '--no-account-assets',
+      "leave the assets out of GET /api/v1/trading/account, as the public notes' account fields do, so a session learns balances from the Assets channel only (default: listed, Keel's extension)",
+    )
     .addHelpText(
       'after',
       '\nIt states its account, fill model, latency and loan terms at start; with --data-dir a restart keeps the ones of its first start.\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them (kept in --data-dir, if given, for its restarts).',

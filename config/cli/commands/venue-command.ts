@@ -67,6 +67,11 @@ export interface VenueOptions {
    * (`--signature-arrays`, as `venue.signing.arrays` takes it); absent = `comma`, as Keel signs.
    */
   readonly signatureArrays?: ArrayEncoding | undefined;
+  /**
+   * Whether the account reply lists the assets (`--no-account-assets` sets false, as the public
+   * notes' account fields hold none); absent = true.
+   */
+  readonly accountAssets?: boolean | undefined;
 }
 
 /**
@@ -182,6 +187,7 @@ export async function venueCommand(
       fillModel: fillModelOf(setup.fillModel),
       loans: loanOptionsOf(venueLoanTerms(setup.loans), venueLoanAdvice),
       ...(options.signatureArrays === undefined ? {} : { signatureArrays: options.signatureArrays }),
+      ...(options.accountAssets === false ? { accountAssets: false } : {}),
       ...(setup.latency === undefined ? {} : { latency: latencyOf(setup.latency), seed: setup.latency.seed }),
       feed,
       syntheticFeed: synthetic,
@@ -236,6 +242,11 @@ export async function venueCommand(
       ...(options.speed > 1 ? [replayClockLine(options.speed)] : []),
       ...venueSetupLines(statement),
       signingLine(options.signatureArrays),
+      ...(options.accountAssets === false
+        ? [
+            "  account reply:   no assets (--no-account-assets, as the public notes' account fields): balances only on the Assets channel",
+          ]
+        : []),
       ...(fixed === undefined
         ? [`  API key:         ${venue.apiKey}`, `  API secret:      ${venue.apiSecret}`]
         : [

@@ -297,3 +297,23 @@ describe('keel venue --signature-arrays', () => {
     );
   }, 30_000);
 });
+
+describe('keel venue --no-account-assets', () => {
+  it("leaves the assets out of the account reply, as the public notes' account fields do, and says so", async () => {
+    const { stdout, seen } = await started({ accountAssets: false }, async (restUrl) => {
+      const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date');
+      const nonceSeconds = Math.floor(Date.parse(date ?? '') / 1000);
+      const reply = await signedRest(
+        { restUrl, ...CREDENTIALS },
+        'GET',
+        '/api/v1/trading/account',
+        {},
+        { nonceSeconds },
+      );
+      return reply.body.data as Record<string, unknown>;
+    });
+    expect(seen).not.toHaveProperty('assets');
+    expect(seen).toHaveProperty('equity', '100000');
+    expect(stdout).toContain('  account reply:   no assets (--no-account-assets');
+  }, 30_000);
+});
