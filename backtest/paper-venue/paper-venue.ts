@@ -1,6 +1,11 @@
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D, isPerpetual } from '../../core/model/index.ts';
-import { realTimer, type TimerPort } from '../../core/venue/index.ts';
+import {
+  type ArrayEncoding,
+  DEFAULT_ARRAY_ENCODING,
+  realTimer,
+  type TimerPort,
+} from '../../core/venue/index.ts';
 import type { RunLock } from '../report/index.ts';
 import type {
   BarOverlap,
@@ -66,6 +71,19 @@ export interface PaperVenueOptions {
   readonly latency?: LatencyOptions;
   /** Margin-loan terms of the sims (borrowable assets, rates, quotas, LTV levels). */
   readonly loans?: LoanOptions;
+  /**
+   * How the venue writes array parameters into the REST signature text it verifies (the public
+   * docs do not say; see `ArrayEncoding`): set it otherwise than a client's
+   * `venue.signing.arrays` to rehearse the 2000 a mismatch gets. Default `comma`, as Keel signs.
+   */
+  readonly signatureArrays?: ArrayEncoding;
+  /**
+   * Whether `GET /api/v1/trading/account` lists the portfolio's assets (Keel's extension: the
+   * public notes' account fields hold none, and the spec does not show them). False leaves them
+   * out, as a venue that follows the notes would, so a client that needs balances from elsewhere
+   * (the Assets channel) can be rehearsed. Default true.
+   */
+  readonly accountAssets?: boolean;
   /**
    * Whether the feed is SYNTHETIC (generated, or a recording labelled synthetic). The venue says
    * so in `GET /api/v1/system/status` (`syntheticFeed: true`, a Keel extension), so a live session
@@ -351,6 +369,8 @@ async function startHoldingDataDir(
       books,
       instruments: options.instruments,
       loans: options.loans,
+      signatureArrays: options.signatureArrays ?? DEFAULT_ARRAY_ENCODING,
+      accountAssets: options.accountAssets ?? true,
       syntheticFeed: options.syntheticFeed ?? false,
       limits,
       faults,

@@ -1,4 +1,4 @@
-import type { RequestParams } from '../../core/venue/index.ts';
+import type { ArrayEncoding, RequestParams } from '../../core/venue/index.ts';
 import { verifySignature } from '../../core/venue/index.ts';
 import { PaperApiError } from './envelope.ts';
 
@@ -28,6 +28,7 @@ function header(
  * @param params - the query (GET) or JSON body (POST, PUT, DELETE)
  * @param credentials - the keys the venue accepts, by API key
  * @param nowMs - the server's clock, epoch ms (an injected port, not the virtual time)
+ * @param arrays - how the venue writes an array parameter into the signed text
  * @returns the credential of the request
  * @throws PaperApiError 2002 (unknown key), 7000 (nonce outside ±60 s), 2000 (bad signature), HTTP 401
  */
@@ -36,10 +37,14 @@ export function authenticate(
   params: RequestParams,
   credentials: ReadonlyMap<string, ApiCredential>,
   nowMs: number,
+  arrays: ArrayEncoding,
 ): ApiCredential {
   const { credential, nonce } = authenticateHeaders(headers, credentials, nowMs);
   const signature = header(headers, 'signature') ?? '';
-  if (!/^[0-9a-f]+$/i.test(signature) || !verifySignature(credential.apiSecret, params, nonce, signature)) {
+  if (
+    !/^[0-9a-f]+$/i.test(signature) ||
+    !verifySignature(credential.apiSecret, params, nonce, signature, arrays)
+  ) {
     throw new PaperApiError(
       2000,
       'the signature header does not match the request parameters and nonce',

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InstrumentSpec } from '../../core/model/index.ts';
-import { CLOCK_RATE_HEADER, ENDPOINTS, type EndpointName, REST_SEQ_HEADER } from '../../core/venue/index.ts';
+import {
+  type ArrayEncoding,
+  CLOCK_RATE_HEADER,
+  ENDPOINTS,
+  type EndpointName,
+  REST_SEQ_HEADER,
+} from '../../core/venue/index.ts';
 import type { LoanOptions } from '../sim/index.ts';
 import type { CommandName } from './command-table.ts';
 import { badParameter, PaperApiError, success } from './envelope.ts';
@@ -32,6 +38,10 @@ export interface RestRouterDeps {
   readonly books: ReadonlyMap<string, PortfolioBook>;
   readonly instruments: readonly InstrumentSpec[];
   readonly loans: LoanOptions | undefined;
+  /** Whether the account reply lists the portfolio's assets. */
+  readonly accountAssets: boolean;
+  /** How array parameters are written into the signature text it verifies. */
+  readonly signatureArrays: ArrayEncoding;
   /** Whether the feed is SYNTHETIC (said in the system status). */
   readonly syntheticFeed: boolean;
   readonly limits: RateLimits;
@@ -220,7 +230,13 @@ async function handle(
     const route = name === undefined ? undefined : REST_ROUTES[name];
     if (!route && !extension) throw new PaperApiError(400001, `bad parameters: no endpoint ${where}`, 404);
     const params = paramsOf(method, url, body, where);
-    const credential = authenticate(req.headers, params, deps.credentials, deps.serverTime.now());
+    const credential = authenticate(
+      req.headers,
+      params,
+      deps.credentials,
+      deps.serverTime.now(),
+      deps.signatureArrays,
+    );
     const book = deps.books.get(credential.portfolioId);
     if (!book)
       throw new PaperApiError(2002, `the API key's portfolio ${credential.portfolioId} does not exist`, 401);
@@ -236,6 +252,7 @@ async function handle(
       where,
       instruments: deps.instruments,
       loans: deps.loans,
+      accountAssets: deps.accountAssets,
       syntheticFeed: deps.syntheticFeed,
       now: deps.virtualNow,
       execute: (command) => {

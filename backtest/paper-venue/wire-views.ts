@@ -119,7 +119,8 @@ export function assetToWire(asset: Asset): AssetWire {
  * The trading account as `GET /api/v1/trading/account` and the Accounts channel write it
  * (riskRatio to {@link DERIVED_FIGURE_DECIMALS} places).
  * @param account - the model account
- * @param assets - the portfolio's assets, carried in the REST account reply (Keel's choice); omitted on the Accounts channel
+ * @param assets - the portfolio's assets, carried in the REST account reply (Keel's choice, unless the
+ *   venue is told to leave them out); omitted on the Accounts channel
  * @returns the wire account
  */
 export function accountToWire(account: Account, assets?: readonly Asset[]): AccountWire {

@@ -10,6 +10,7 @@ import { loanHeadroom } from './loan-limits.ts';
 import { equityOf } from './margin.ts';
 import { accountView } from './portfolio-views.ts';
 import { publishBalances } from './publish.ts';
+import { DEFAULT_MIN_BORROW, LOAN_AMOUNT_DECIMALS } from './sim-options.ts';
 import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
 
 const HOUR_MS = 3_600_000;
@@ -145,17 +146,31 @@ function totalLoanValue(state: SimState): Dec {
 }
 
 /**
- * The checks borrow and repay share, in the venue's order: a positive amount (406015), then no
- * liquidation in progress (406021).
+ * Refuses an amount no loan can take (406015, "not positive or below the minimum"): not positive,
+ * or finer than {@link LOAN_AMOUNT_DECIMALS} decimal places. Checked before the asset, as an
+ * amount that is not positive is wrong whatever the asset.
+ * @param state - the venue
+ * @param intent - the borrow or repay command
+ * @returns true when the command was refused
+ */
+function refusedLoanAmount(state: SimState, intent: BorrowIntent | RepayIntent): boolean {
+  const amount = intent.amount;
+  if (amount.gt(0) && amount.decimalPlaces() <= LOAN_AMOUNT_DECIMALS) return false;
+  const why = amount.gt(0)
+    ? `${amount.toFixed()} is finer than ${LOAN_AMOUNT_DECIMALS} decimal places (Keel's assumption of the venue's loan precision)`
+    : `${amount.toFixed()} is not positive`;
+  rejectCommand(state, intent.ref, intent.kind, 'LOAN_AMOUNT_INVALID', why);
+  return true;
+}
+
+/**
+ * The check borrow and repay share after the amount's and the asset's: no liquidation in
+ * progress (406021).
  * @param state - the venue
  * @param intent - the borrow or repay command
  * @returns true when the command was refused
  */
 function refusedLoanChange(state: SimState, intent: BorrowIntent | RepayIntent): boolean {
-  if (!intent.amount.gt(0)) {
-    rejectCommand(state, intent.ref, intent.kind, 'LOAN_AMOUNT_INVALID', intent.amount.toFixed());
-    return true;
-  }
   if (state.liquidating) {
     rejectCommand(state, intent.ref, intent.kind, 'LOAN_FROZEN_IN_LIQUIDATION', 'liquidation in progress');
     return true;
@@ -165,7 +180,8 @@ function refusedLoanChange(state: SimState, intent: BorrowIntent | RepayIntent):
 
 /**
  * Borrows an asset into the portfolio. Checks, in order (codes are Keel's meanings of the spec's
- * 406014–406023): borrowable asset (406014), positive amount (406015), not in liquidation (406021),
+ * 406014–406023): a positive amount of at most 8 decimal places (406015), borrowable asset
+ * (406014), at least the asset's minimum borrow (406015), not in liquidation (406021),
  * account NORMAL and LTV below the warning level (406020),
  * per-user quota (406017), loan pool (406018), both counted over the venue's loans
  * (`venueLoans`: every portfolio's) as `loan-limits.ts` does, a price for the coin (406019: without one the
@@ -178,12 +194,22 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   const terms = state.opts.loans.assets[keyOf(intent.exchange, intent.coin)];
   const fail = (name: Parameters<typeof rejectCommand>[3], detail: string) =>
     rejectCommand(state, intent.ref, intent.kind, name, detail);
+  if (refusedLoanAmount(state, intent)) return;
+  const key = keyOf(intent.exchange, intent.coin);
   if (!terms) {
-    const key = keyOf(intent.exchange, intent.coin);
-    // The sim serves backtests and the paper venue: it knows only the terms its config gave it.
+    // The sim serves backtests, paper runs and `keel venue`: it knows only the terms it was given,
+    // and its caller says where the user gives them.
     fail(
       'LOAN_ASSET_NOT_BORROWABLE',
-      `this simulated (backtest or paper) venue has no loan terms for ${key}; give them in the config under backtest.loans.assets (paper: paper.loans.assets), e.g. "${key}": { annualRate: 0.08, userQuota: 50000 }`,
+      `this simulated venue has no loan terms for ${key}; ${state.opts.loans.missingTermsAdvice(key)}`,
+    );
+    return;
+  }
+  const minimum = terms.minBorrow ?? DEFAULT_MIN_BORROW;
+  if (intent.amount.lt(minimum)) {
+    fail(
+      'LOAN_AMOUNT_INVALID',
+      `${intent.amount.toFixed()}: the minimum borrow of ${key} is ${minimum.toFixed()}`,
     );
     return;
   }
@@ -217,7 +243,6 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     );
     return;
   }
-  const key = keyOf(intent.exchange, intent.coin);
   const existing = state.loans.get(key);
   if (!isCoinValued(state, intent.coin)) {
     // Valued at 0, the loan would pass the margin and LTV checks whatever its size.
@@ -283,7 +308,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
 /**
  * Repays loan principal (interest is settled separately, hourly; what is repaid pays the hour under
  * way, see {@link chargeStartedHour}, taken from the balance as the hourly charges are, below zero
- * if need be). Checks: positive amount (406015), not in liquidation (406021), amount <= principal,
+ * if need be). Checks: positive amount of at most 8 decimal places (406015), not in liquidation (406021), amount <= principal,
  * with no loan counting as principal 0 (406022), enough balance for the amount (406023). The sim
  * liquidates synchronously within one market event, so 406021 is never seen by a command there;
  * the live venue can answer it.
@@ -293,7 +318,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
 export function repay(state: SimState, intent: RepayIntent): void {
   const fail = (name: Parameters<typeof rejectCommand>[3], detail: string) =>
     rejectCommand(state, intent.ref, intent.kind, name, detail);
-  if (refusedLoanChange(state, intent)) return;
+  if (refusedLoanAmount(state, intent) || refusedLoanChange(state, intent)) return;
   const key = keyOf(intent.exchange, intent.coin);
   const loan = state.loans.get(key);
   if (!loan) {

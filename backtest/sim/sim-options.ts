@@ -15,7 +15,21 @@ export interface LoanAssetTerms {
   readonly userQuota: Dec;
   /** What the exchange's loan pool can still lend. */
   readonly pool: Dec;
+  /** Smallest amount one borrow may take; less is refused with 406015. Default {@link DEFAULT_MIN_BORROW}. */
+  readonly minBorrow?: Dec;
 }
+
+/**
+ * The smallest borrow of an asset whose terms name no minimum (Keel's assumption: the venue
+ * publishes none): one unit of the 8th decimal place, the finest amount a loan carries.
+ */
+export const DEFAULT_MIN_BORROW: Dec = D('0.00000001');
+
+/**
+ * Decimal places a borrow or repay amount may carry (Keel's assumption: the venue publishes none;
+ * 8, as its hourly interest is rounded to); a finer amount is refused with 406015.
+ */
+export const LOAN_AMOUNT_DECIMALS = 8;
 
 /** A loan's principal, as the per-user quota and the loan pool count it. */
 export interface LoanPrincipal {
@@ -34,6 +48,22 @@ export interface LoanOptions {
   readonly maintenanceMarginRate?: Dec;
   /** LTV at or above which new borrowing is refused with 406020. Default 0.45 (Keel's choice). */
   readonly ltvWarningLevel?: Dec;
+  /**
+   * How the user gives this venue loan terms for an asset it has none for, told in the 406014
+   * refusal (e.g. the config key of a backtest, the flag of `keel venue`). Default: a sentence
+   * naming `loans.assets` of the venue's options.
+   * @param key - the `EXCHANGE:COIN` refused
+   */
+  readonly missingTermsAdvice?: (key: string) => string;
+}
+
+/**
+ * The advice of a 406014 refusal when the venue's options name no other: the sim's own option.
+ * @param key - the `EXCHANGE:COIN` refused
+ * @returns the sentence
+ */
+function loanOptionsAdvice(key: string): string {
+  return `give them in the venue's loan options (loans.assets), e.g. "${key}": { annualRate: 0.08, userQuota: 50000 }`;
 }
 
 /** Settings of a simulated venue. Every Keel's-choice default is named in the TSDoc. */
@@ -178,7 +208,8 @@ export const DEFAULT_LATENCY: LatencyOptions = {
 
 /**
  * The loan settings with their defaults filled in (Keel's choices: `maxBorrowLtv` 0.5,
- * `maintenanceMarginRate` 0.05, `ltvWarningLevel` 0.45; no borrowable asset).
+ * `maintenanceMarginRate` 0.05, `ltvWarningLevel` 0.45; no borrowable asset; the 406014 refusal
+ * names the sim's `loans.assets`).
  * @param loans - the settings given, if any
  * @returns every setting
  */
@@ -188,6 +219,7 @@ export function resolveLoanOptions(loans: LoanOptions | undefined): Required<Loa
     maxBorrowLtv: loans?.maxBorrowLtv ?? D('0.5'),
     maintenanceMarginRate: loans?.maintenanceMarginRate ?? D('0.05'),
     ltvWarningLevel: loans?.ltvWarningLevel ?? D('0.45'),
+    missingTermsAdvice: loans?.missingTermsAdvice ?? loanOptionsAdvice,
   };
 }
 

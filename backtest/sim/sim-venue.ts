@@ -1,4 +1,4 @@
-import type { ExecutionPort, VenueSnapshot } from '../../core/execution/index.ts';
+import type { ExecutionPort } from '../../core/execution/index.ts';
 import {
   type AdlRankEvent,
   BAR_INTERVAL_MS,
@@ -41,11 +41,13 @@ import { type CashFlow, createSimState, type EarlySpanWork, type SimLedger } fro
 import { rearmAfterBar, runTimers } from './timers.ts';
 import { attachTpSl } from './tp-sl-attachments.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
-import { snapshotOf } from './venue-snapshot.ts';
+import { type SimSnapshot, snapshotOf } from './venue-snapshot.ts';
 import { venueTimeOf } from './venue-time.ts';
 
 /** The simulated venue: an execution port on virtual time, fed by recorded market events. */
 export interface SimVenue extends ExecutionPort {
+  /** Everything the venue holds now; its assets always listed. */
+  snapshot(): Promise<SimSnapshot>;
   /** The fill model's name, for reports. */
   readonly fillModelName: FillModelName;
   /** Every modelling assumption in words, for reports. */
@@ -333,7 +335,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       const order = state.ordersByRef.get(clientOrderId);
       return Promise.resolve(order && order.sym === sym ? orderView(order, opts.portfolioId) : undefined);
     },
-    snapshot: (): Promise<VenueSnapshot> => Promise.resolve(snapshotOf(state)),
+    snapshot: (): Promise<SimSnapshot> => Promise.resolve(snapshotOf(state)),
     adlRanks: (sym?: string): Promise<AdlRankEvent[]> => adlRanksOf(state, sym),
     barOverlaps: () => barOverlapsOf(state),
     earlySpanWork: () => earlySpanWorkOf(state),

@@ -1,5 +1,5 @@
 import type { VenueSnapshot } from '../../core/execution/index.ts';
-import { asNumber } from '../../core/model/index.ts';
+import { type Asset, asNumber } from '../../core/model/index.ts';
 import { adlRankOf } from './adl-rank.ts';
 import { loanView } from './loans.ts';
 import { equityOf } from './margin.ts';
@@ -9,6 +9,9 @@ import { orderView } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 import { everyPosition } from './spot-holdings.ts';
 
+/** A snapshot of the simulated venue, which always lists its assets. */
+export type SimSnapshot = VenueSnapshot & { readonly assets: readonly Asset[] };
+
 /**
  * Everything the venue holds now, as a reconnecting client would fetch it: open orders and algo
  * orders, open positions (spot holdings included), assets, the account and the loans with
@@ -16,7 +19,7 @@ import { everyPosition } from './spot-holdings.ts';
  * @param state - the venue
  * @returns the snapshot at the current virtual time
  */
-export function snapshotOf(state: SimState): VenueSnapshot {
+export function snapshotOf(state: SimState): SimSnapshot {
   const coins = new Set([...state.balances.keys()]);
   const equity = equityOf(state);
   const equityN = asNumber(equity);

@@ -1,5 +1,6 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { KEEL_VERSION } from '../../core/model/index.ts';
+import { ARRAY_ENCODINGS } from '../../core/venue/index.ts';
 import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
 import type { CliIo } from './cli-io.ts';
@@ -24,7 +25,12 @@ import { addImportCsvCommand } from './import-csv-cli.ts';
 import { collect, intInRange, positiveNumber } from './option-parsers.ts';
 import { builtInStrategyRegistry } from './strategy-registry.ts';
 import { addSweepCommand } from './sweep-cli.ts';
-import { venueBalanceOption, venueFillModelOption, venueLatencyOption } from './venue-option-parsers.ts';
+import {
+  venueBalanceOption,
+  venueFillModelOption,
+  venueLatencyOption,
+  venueLoansOption,
+} from './venue-option-parsers.ts';
 
 /**
  * Builds the `keel` command line. Actions report their exit code through `exit`; commander's
@@ -142,9 +148,24 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
       "order-entry latency in ms, or a map as paper.latency takes it, like '{fixedMs: 25, jitterMs: 10, seed: 2, userData: {fixedMs: 5}}' (default: none)",
       venueLatencyOption,
     )
+    .option(
+      '--loans <terms>',
+      `loan terms as paper.loans takes them, a map like '{assets: {"BINANCE:USDT": {annualRate: 0.08, userQuota: 50000, minBorrow: 10}}, maxBorrowLtv: 0.5}' or a YAML file holding one (default: Keel's assumed terms, no venue's rates: USDT on BINANCE and OKX at 8 % a year up to 50000, ETH on OKX at 3 % up to 20)`,
+      venueLoansOption,
+    )
+    .addOption(
+      new Option(
+        '--signature-arrays <encoding>',
+        'how the venue writes an array parameter (symList, syms, portfolioIds) into the REST signature text it verifies, as venue.signing.arrays takes it: set it otherwise than the client to rehearse the 2000 a mismatch gets (default: comma, as Keel signs)',
+      ).choices(ARRAY_ENCODINGS),
+    )
+    .option(
+      '--no-account-assets',
+      "leave the assets out of GET /api/v1/trading/account, as the public notes' account fields do, so a session learns balances from the Assets channel only (default: listed, Keel's extension)",
+    )
     .addHelpText(
       'after',
-      '\nIt states its account, fill model and latency at start; with --data-dir a restart keeps the ones of its first start.\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them (kept in --data-dir, if given, for its restarts).',
+      '\nIt states its account, fill model, latency and loan terms at start; with --data-dir a restart keeps the ones of its first start.\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them (kept in --data-dir, if given, for its restarts).',
     )
     .action(async (opts: VenueOptions) => {
       exit(await venueCommand(opts, io, process.env));

@@ -1,9 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { parse } from 'yaml';
 import type { z } from 'zod';
 import { issueSentences } from '../loader/index.ts';
-import { fillModelConfigSchema, paperConfigSchema, startingCashSchema } from '../schema/index.ts';
-import type { VenueFillModel, VenueLatency } from './commands/venue-setup.ts';
+import {
+  fillModelConfigSchema,
+  loanTermsConfigSchema,
+  paperConfigSchema,
+  startingCashSchema,
+} from '../schema/index.ts';
+import type { VenueFillModel, VenueLatency, VenueLoans } from './commands/venue-setup.ts';
 
 /**
  * Parses one `--balance ASSET=AMOUNT` of `keel venue` into the balances given before it, as
@@ -57,6 +63,31 @@ export function venueLatencyOption(value: string): VenueLatency {
   if (!parsed.success) throw new InvalidArgumentError(`${form}: ${issueText(parsed.error)}.`);
   if (parsed.data === undefined) throw new InvalidArgumentError(`${form}.`);
   return parsed.data;
+}
+
+/**
+ * Parses `keel venue --loans`: a flow map with what `paper.loans` takes
+ * (`{assets: {"BINANCE:USDT": {annualRate: 0.08, userQuota: 50000}}}`), or the path of a YAML
+ * file holding one.
+ * @param value - the option text
+ * @returns the terms as given (kept so in a data dir), checked as `paper.loans` checks them
+ * @throws InvalidArgumentError saying what the setting takes, or what is wrong with the terms
+ */
+export function venueLoansOption(value: string): VenueLoans {
+  const form =
+    'must be a map like {assets: {"BINANCE:USDT": {annualRate: 0.08, userQuota: 50000}}} or a YAML file holding one';
+  let given = yamlOf(value);
+  if (typeof given === 'string') {
+    try {
+      given = parse(readFileSync(given, 'utf8')) as unknown;
+    } catch {
+      throw new InvalidArgumentError(`${form}.`);
+    }
+  }
+  if (typeof given !== 'object' || given === null) throw new InvalidArgumentError(`${form}.`);
+  const parsed = loanTermsConfigSchema.safeParse(given);
+  if (!parsed.success) throw new InvalidArgumentError(`${issueText(parsed.error)}.`);
+  return given as VenueLoans;
 }
 
 function yamlOf(value: string): unknown {

@@ -27,6 +27,7 @@ import { ohlcvCsvSourceOf } from './ohlcv-csv-sources.ts';
 import { OutputCollision, outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import {
+  configLoanAdvice,
   fillModelOf,
   latencyOf,
   loanOptionsOf,
@@ -178,7 +179,7 @@ export async function runConfiguredBacktest(
   const instruments = specsWithFees(instrumentSpecsOf(config.instruments), backtest.fees);
   const subPortfolioMarkup = subPortfolioMarkupOf(config);
   const subPortfolio = subPortfolioOf(config);
-  const loans = loanOptionsOf(backtest.loans);
+  const loans = loanOptionsOf(backtest.loans, configLoanAdvice('backtest.loans'));
   return runBacktest({
     title: `Backtest of ${config.name ?? config.strategies.map((s) => strategyName(s.use)).join(', ')}`,
     recordings,
@@ -207,7 +208,7 @@ export async function runConfiguredBacktest(
     sim: {
       positionMode: backtest.positionMode,
       ...(subPortfolioMarkup === undefined ? {} : { subPortfolioMarkup }),
-      ...(loans === undefined ? {} : { loans }),
+      loans,
     },
     ...(backtest.latency === undefined
       ? {}

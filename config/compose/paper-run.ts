@@ -25,7 +25,14 @@ import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
 import { lockstepReplayScheduler, pacedReplayScheduler } from './replay-schedulers.ts';
 import type { SessionFillModel } from './session-result.ts';
-import { fillModelOf, latencyOf, loanOptionsOf, subPortfolioMarkupOf } from './sim-models.ts';
+import { signatureArraysOf } from './signature-arrays.ts';
+import {
+  configLoanAdvice,
+  fillModelOf,
+  latencyOf,
+  loanOptionsOf,
+  subPortfolioMarkupOf,
+} from './sim-models.ts';
 
 /** The paper venue a paper run started, and what the session needs to know of it. */
 export interface EmbeddedPaperVenue {
@@ -131,7 +138,7 @@ export async function startEmbeddedPaperVenue(
   const fillModel =
     paper.fillModel === undefined ? (defaultedFillModel ?? 'queue') : fillModelOf(paper.fillModel);
   const feeMarkup = subPortfolioMarkupOf(loaded.config);
-  const loans = loanOptionsOf(paper.loans);
+  const loans = loanOptionsOf(paper.loans, configLoanAdvice('paper.loans'));
   const venue = await startPaperVenue({
     instruments,
     port: paper.venuePort,
@@ -148,7 +155,10 @@ export async function startEmbeddedPaperVenue(
       },
     ],
     fillModel,
-    ...(loans === undefined ? {} : { loans }),
+    loans,
+    // The session signs as venue.signing.arrays says (when the config has a venue section): the
+    // embedded venue verifies alike, as the live venue the setting was chosen for would.
+    ...signatureArraysOf(loaded.config),
     ...(paper.latency === undefined ? {} : { latency: latencyOf(paper.latency), seed: paper.latency.seed }),
     feed,
     pacing: paper.lockstep ? { mode: 'lockstep' } : { mode: 'realtime', speed: paper.speed },

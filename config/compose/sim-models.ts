@@ -96,18 +96,35 @@ export function subPortfolioMarkupOf(config: KeelConfig): Dec | undefined {
 const LTV_WARNING_SHARE = 0.9;
 
 /**
- * The simulated venue's margin-loan terms from the config's `backtest.loans` or `paper.loans`
- * (already in its form: annual rates, quota, pool, LTV limits); the warning level defaults to
- * 0.9 x maxBorrowLtv, so a lower maxBorrowLtv alone is a valid set of terms.
- * @param config - the config's loan terms
- * @returns the loan options, undefined when the config gives none (nothing can be borrowed)
+ * The simulated venue's margin-loan terms from loan terms as the config's `backtest.loans` or
+ * `paper.loans` (or `keel venue --loans`) take them (already in the venue's form: annual rates,
+ * quota, pool, minimum borrow, LTV limits); the warning level defaults to 0.9 x maxBorrowLtv, so
+ * a lower maxBorrowLtv alone is a valid set of terms.
+ * @param config - the loan terms given; undefined = none (nothing can be borrowed)
+ * @param missingTermsAdvice - how the user gives terms, told when a borrow names an asset without
+ *   any (406014): see {@link configLoanAdvice} and the flag `keel venue` takes
+ * @returns the loan options
  */
-export function loanOptionsOf(config: LoanTermsConfig | undefined): LoanOptions | undefined {
-  if (config === undefined) return undefined;
+export function loanOptionsOf(
+  config: LoanTermsConfig | undefined,
+  missingTermsAdvice: (key: string) => string,
+): LoanOptions {
+  if (config === undefined) return { assets: {}, missingTermsAdvice };
   return {
     assets: config.assets,
     maxBorrowLtv: config.maxBorrowLtv,
     ltvWarningLevel: config.ltvWarningLevel ?? config.maxBorrowLtv.mul(LTV_WARNING_SHARE),
     maintenanceMarginRate: config.maintenanceMarginRate,
+    missingTermsAdvice,
   };
+}
+
+/**
+ * The 406014 advice of a run whose loan terms come from its config.
+ * @param section - the config's section holding them, `backtest.loans` or `paper.loans`
+ * @returns the advice for an `EXCHANGE:COIN`
+ */
+export function configLoanAdvice(section: string): (key: string) => string {
+  return (key) =>
+    `give them in the config under ${section}.assets, e.g. "${key}": { annualRate: 0.08, userQuota: 50000 }`;
 }

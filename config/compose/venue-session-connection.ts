@@ -15,6 +15,7 @@ import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { restRateLimitOf } from './rest-rate-limit.ts';
 import type { SessionRecorder } from './session-recorder.ts';
+import { signatureArraysOf } from './signature-arrays.ts';
 import type { VenueSessionOptions } from './venue-session-options.ts';
 import { wsOpenTimeoutOf } from './ws-open-timeout.ts';
 
@@ -114,6 +115,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     ...wsOpenTimeoutOf(options.config),
     ...heldCommandWaitOf(options.config),
     ...restRateLimitOf(options.config),
+    ...signatureArraysOf(options.config),
   });
   // What a market-data drop and reconnect missed is written down, so a backtest of the
   // recording warns of the hole instead of replaying it as a quiet market.

@@ -20,7 +20,7 @@ const ratio = decimalValue.refine((value) => value.gt(0) && value.lt(1), {
 
 /**
  * Borrowing terms of one asset: an annual or an hourly interest rate (one of them), the per-user
- * borrow quota and the loan pool. Output: the simulated venue's `LoanAssetTerms` (annual rate).
+ * borrow quota, the loan pool and the minimum borrow. Output: the simulated venue's `LoanAssetTerms` (annual rate).
  */
 export const loanAssetTermsSchema = z
   .strictObject({
@@ -40,6 +40,11 @@ export const loanAssetTermsSchema = z
       .describe(
         "What the exchange's loan pool can lend, in coin units (406018 beyond it); absent = userQuota, so the quota binds first.",
       ),
+    minBorrow: positiveDecimal
+      .optional()
+      .describe(
+        "Smallest amount one borrow may take, in coin units; less is refused with 406015. Default 0.00000001 (Keel's assumption: the venue publishes none). Borrow and repay amounts finer than 8 decimal places are refused with 406015 too.",
+      ),
   })
   .superRefine((terms, ctx) => {
     if ((terms.annualRate === undefined) === (terms.hourlyRate === undefined)) {
@@ -55,6 +60,7 @@ export const loanAssetTermsSchema = z
     annualRate: terms.annualRate ?? (terms.hourlyRate ?? D(0)).mul(HOURS_PER_YEAR),
     userQuota: terms.userQuota,
     pool: terms.pool ?? terms.userQuota,
+    ...(terms.minBorrow === undefined ? {} : { minBorrow: terms.minBorrow }),
   }));
 
 /**

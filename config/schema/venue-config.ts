@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Secret } from '../../core/model/index.ts';
+import { ARRAY_ENCODINGS } from '../../core/venue/index.ts';
 import { hasUserinfo } from './venue-url.ts';
 
 /** Path of the private (User Data and order entry) WebSocket, per public venue docs. */
@@ -118,6 +119,17 @@ export const venueConfigSchema = z
       .describe(
         "How long each connection attempt of the private and market-data WebSockets may take to open (TCP and WebSocket upgrade), ms; an attempt not open by then is abandoned and the reconnect backoff goes on (Keel's choice).",
       ),
+    signing: z
+      .strictObject({
+        arrays: z
+          .enum(ARRAY_ENCODINGS)
+          .default('comma')
+          .describe(
+            'How an array parameter of a JSON body (symList of DELETE /api/v1/trading/positions, syms and portfolioIds of the fee-rate endpoints) is written into the text the REST signature covers: comma joins the items (a,b), json writes the array as JSON (["a","b"]), brackets as a bracketed list ([a, b]). The public venue docs do not say (Keel\'s choice: comma); if the venue answers 2000 (bad signature) only on such requests, try another. `keel venue --signature-arrays` verifies with one, to rehearse a mismatch.',
+          ),
+      })
+      .prefault({})
+      .describe('How Keel signs REST requests where the public venue docs leave it open.'),
     heldCommandWaitMs: z
       .number()
       .int()

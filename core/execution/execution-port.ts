@@ -17,7 +17,11 @@ export interface VenueSnapshot {
   readonly openOrders: readonly Order[];
   readonly openAlgoOrders: readonly AlgoOrder[];
   readonly positions: readonly Position[];
-  readonly assets: readonly Asset[];
+  /**
+   * The balances per coin; absent when the venue did not list them (its account reply holds no
+   * assets): reconciliation then keeps Keel's, which the venue's Assets pushes keep.
+   */
+  readonly assets?: readonly Asset[];
   readonly account?: Account;
   /**
    * Executions (fills) the venue lists for the window the port asked about, any order: the fills

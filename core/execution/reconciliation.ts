@@ -84,7 +84,7 @@ export interface ReconcileOptions {
  * that depends on it). Venue open orders unknown locally are adopted,
  * known ones are emitted when the venue's is newer (per the order state machine); positions,
  * assets and account are replaced by the venue's (local ones the venue does not list come
- * back flat / zero); algo orders are adopted, and local ones the venue no longer lists are left
+ * back flat / zero; assets only when the snapshot lists them at all); algo orders are adopted, and local ones the venue no longer lists are left
  * to be looked up (they may have fired, or been cancelled). Loans, when the snapshot lists them,
  * are replaced by the venue's (a local one it does not list comes back paid off).
  * @param local - what Keel holds
@@ -133,10 +133,12 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
     }
   }
 
-  const venueCoins = new Set(snapshot.assets.map((asset) => asset.coin));
-  for (const asset of snapshot.assets) events.push({ kind: 'asset', ...stamp, asset });
-  for (const asset of local.assets) {
-    if (!venueCoins.has(asset.coin)) events.push({ kind: 'asset', ...stamp, asset: zeroAsset(asset.coin) });
+  if (snapshot.assets !== undefined) {
+    const venueCoins = new Set(snapshot.assets.map((asset) => asset.coin));
+    for (const asset of snapshot.assets) events.push({ kind: 'asset', ...stamp, asset });
+    for (const asset of local.assets) {
+      if (!venueCoins.has(asset.coin)) events.push({ kind: 'asset', ...stamp, asset: zeroAsset(asset.coin) });
+    }
   }
   if (snapshot.account !== undefined) events.push({ kind: 'account', ...stamp, account: snapshot.account });
   if (snapshot.loans !== undefined)

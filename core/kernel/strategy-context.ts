@@ -116,9 +116,13 @@ export interface StrategyContext<P = unknown, S = unknown> {
   /** @returns an order by its clientOrderId, whoever owns it */
   orderByRef(ref: string): Order | undefined;
 
-  /** @returns the balance of a coin (zero when unknown) */
+  /**
+   * @returns the balance of a coin, zero when unknown: a venue whose account reply lists no
+   *   assets tells a coin's balance only when it pushes it (on a change); `asset(coin)` is
+   *   undefined until then, so a strategy that must tell "unknown" from 0 reads that
+   */
   balance(coin: string): Dec;
-  /** @returns the asset record of a coin */
+  /** @returns the asset record of a coin; undefined while the venue has not reported it */
   asset(coin: string): Asset | undefined;
   /** @returns the account summary, once reported */
   account(): Account | undefined;

@@ -98,8 +98,10 @@ export type { RestClientOptions } from './rest/rest-client-options.ts';
 export { DEFAULT_RATE_LIMITS } from './rest/rest-client-options.ts';
 export { REST_SEQ_HEADER, RestMutationLedger } from './rest/rest-mutations.ts';
 export { CLOCK_RATE_HEADER, clockRateOf, ServerClock } from './server-clock.ts';
-export type { RequestParams, SignedHeaders, Signer } from './signing.ts';
+export type { ArrayEncoding, RequestParams, SignedHeaders, Signer } from './signing.ts';
 export {
+  ARRAY_ENCODINGS,
+  DEFAULT_ARRAY_ENCODING,
   hmacSigner,
   loginSignaturePayload,
   paramText,

@@ -19,14 +19,32 @@ export interface Signer {
 }
 
 /**
+ * How an array parameter (a JSON body's `symList`, `syms`, `portfolioIds`) is written into the
+ * signed text; the public venue docs do not say, so it is a setting (`venue.signing.arrays`):
+ * `comma` joins the items with commas (`a,b`, Keel's default), `json` writes the array as JSON
+ * (`["a","b"]`), `brackets` as a bracketed list (`[a, b]`, how a Java list prints).
+ */
+export type ArrayEncoding = 'comma' | 'json' | 'brackets';
+
+/** Every {@link ArrayEncoding}, the default first. */
+export const ARRAY_ENCODINGS = ['comma', 'json', 'brackets'] as const satisfies readonly ArrayEncoding[];
+
+/** The array encoding Keel signs and the paper venue verifies with unless told otherwise (Keel's choice). */
+export const DEFAULT_ARRAY_ENCODING: ArrayEncoding = 'comma';
+
+/**
  * How one parameter value is written into the signed text: raw (not URL-encoded) per public
- * venue docs. Arrays are joined with commas and objects JSON-encoded (Keel's choice: the docs
- * do not say).
+ * venue docs. Arrays as `arrays` says, objects JSON-encoded (Keel's choice: the docs do not say).
  * @param value - the parameter value
+ * @param arrays - how an array is written (default {@link DEFAULT_ARRAY_ENCODING})
  * @returns its text
  */
-export function paramText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(paramText).join(',');
+export function paramText(value: unknown, arrays: ArrayEncoding = DEFAULT_ARRAY_ENCODING): string {
+  if (Array.isArray(value)) {
+    if (arrays === 'json') return JSON.stringify(value);
+    const items = value.map((item) => paramText(item, arrays));
+    return arrays === 'brackets' ? `[${items.join(', ')}]` : items.join(',');
+  }
   if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
@@ -37,13 +55,18 @@ export function paramText(value: unknown): string {
  * Parameters whose value is undefined or null are not sent and not signed.
  * @param params - query or body parameters
  * @param nonce - Unix time in seconds, as sent in the `nonce` header
+ * @param arrays - how an array parameter is written (default {@link DEFAULT_ARRAY_ENCODING})
  * @returns the text to sign
  */
-export function restSignaturePayload(params: RequestParams, nonce: string): string {
+export function restSignaturePayload(
+  params: RequestParams,
+  nonce: string,
+  arrays: ArrayEncoding = DEFAULT_ARRAY_ENCODING,
+): string {
   const keys = Object.keys(params)
     .filter((key) => params[key] !== undefined && params[key] !== null)
     .sort();
-  return `${keys.map((key) => `${key}=${paramText(params[key])}`).join('&')}&${nonce}`;
+  return `${keys.map((key) => `${key}=${paramText(params[key], arrays)}`).join('&')}&${nonce}`;
 }
 
 /**
@@ -80,14 +103,20 @@ export interface SignedHeaders {
  * @param signer - the signer
  * @param params - query or body parameters
  * @param nonceSeconds - Unix time in seconds
+ * @param arrays - how an array parameter is written (default {@link DEFAULT_ARRAY_ENCODING})
  * @returns the headers X-MBX-APIKEY, nonce and signature
  */
-export function signRequest(signer: Signer, params: RequestParams, nonceSeconds: number): SignedHeaders {
+export function signRequest(
+  signer: Signer,
+  params: RequestParams,
+  nonceSeconds: number,
+  arrays: ArrayEncoding = DEFAULT_ARRAY_ENCODING,
+): SignedHeaders {
   const nonce = String(nonceSeconds);
   return {
     'X-MBX-APIKEY': signer.apiKey,
     nonce,
-    signature: signer.sign(restSignaturePayload(params, nonce)),
+    signature: signer.sign(restSignaturePayload(params, nonce, arrays)),
   };
 }
 
@@ -97,6 +126,7 @@ export function signRequest(signer: Signer, params: RequestParams, nonceSeconds:
  * @param params - the received query or body parameters
  * @param nonce - the received nonce header
  * @param signature - the received signature header
+ * @param arrays - how the venue writes an array parameter (default {@link DEFAULT_ARRAY_ENCODING})
  * @returns true when the signature matches
  */
 export function verifySignature(
@@ -104,8 +134,12 @@ export function verifySignature(
   params: RequestParams,
   nonce: string,
   signature: string,
+  arrays: ArrayEncoding = DEFAULT_ARRAY_ENCODING,
 ): boolean {
-  const expected = Buffer.from(hmacSigner('', secret).sign(restSignaturePayload(params, nonce)), 'hex');
+  const expected = Buffer.from(
+    hmacSigner('', secret).sign(restSignaturePayload(params, nonce, arrays)),
+    'hex',
+  );
   const given = Buffer.from(signature, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

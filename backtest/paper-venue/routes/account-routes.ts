@@ -70,7 +70,8 @@ function visibleBooks(context: RouteContext): PortfolioBook[] {
 async function tradingAccount(context: RouteContext): Promise<unknown> {
   const snapshot = await context.book.sim.snapshot();
   if (!snapshot.account) throw badParameter(context.where, 'the portfolio has no account yet');
-  return accountToWire({ ...snapshot.account, positionMode: context.book.positionMode }, snapshot.assets);
+  const account = { ...snapshot.account, positionMode: context.book.positionMode };
+  return accountToWire(account, context.accountAssets ? snapshot.assets : undefined);
 }
 
 function feeRates(context: RouteContext): unknown {

@@ -15,6 +15,8 @@ export interface RouteContext {
   readonly where: string;
   readonly instruments: readonly InstrumentSpec[];
   readonly loans: LoanOptions | undefined;
+  /** Whether the account reply lists the portfolio's assets (see `PaperVenueOptions.accountAssets`). */
+  readonly accountAssets: boolean;
   /** Whether the venue's feed is SYNTHETIC. */
   readonly syntheticFeed: boolean;
   /** The venue's virtual time (the replayed events' time). */

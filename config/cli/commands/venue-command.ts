@@ -17,20 +17,24 @@ import {
 } from '../../../backtest/runner/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
+import type { ArrayEncoding } from '../../../core/venue/index.ts';
 import { fillModelPreview } from '../../compose/fill-model-preview.ts';
 import { STOP_SIGNALS } from '../../compose/session-stop.ts';
-import { fillModelOf, latencyOf } from '../../compose/sim-models.ts';
+import { fillModelOf, latencyOf, loanOptionsOf } from '../../compose/sim-models.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { chooseVenueStart } from './venue-data-dir.ts';
 import {
   coinsTheVenueValues,
+  DEFAULT_VENUE_LOANS,
   defaultVenueBalances,
   type SetupStatement,
   type VenueFillModel,
   type VenueLatency,
+  type VenueLoans,
   type VenueSetup,
+  venueLoanTerms,
   venueSetupLines,
 } from './venue-setup.ts';
 
@@ -56,6 +60,18 @@ export interface VenueOptions {
   readonly fillModel?: VenueFillModel | undefined;
   /** Latency, as `paper.latency` takes it; absent = none. */
   readonly latency?: VenueLatency | undefined;
+  /** Loan terms, as `paper.loans` takes them; absent = {@link DEFAULT_VENUE_LOANS} (Keel's assumptions). */
+  readonly loans?: VenueLoans | undefined;
+  /**
+   * How the venue writes array parameters into the REST signature text it verifies
+   * (`--signature-arrays`, as `venue.signing.arrays` takes it); absent = `comma`, as Keel signs.
+   */
+  readonly signatureArrays?: ArrayEncoding | undefined;
+  /**
+   * Whether the account reply lists the assets (`--no-account-assets` sets false, as the public
+   * notes' account fields hold none); absent = true.
+   */
+  readonly accountAssets?: boolean | undefined;
 }
 
 /**
@@ -65,7 +81,8 @@ export interface VenueOptions {
  * with the `--balance` given, else with what `paper.startingCash` defaults to (100000 USDT, which
  * the venue counts one for one with the USD a US equity settles in); its fill model is `--fill-model`, else the one a backtest or paper
  * run of the feed defaults to (`bar` on data that begins with bars only, else `queue`); its
- * latency `--latency`, else none. It states all three at start, and warns of a quote or trade
+ * latency `--latency`, else none; its loan terms `--loans`, else Keel's assumed ones
+ * ({@link DEFAULT_VENUE_LOANS}). It states all four at start, and warns of a quote or trade
  * fill model on data that begins with bars only.
  * Prints its base URL, WebSocket URLs, and the API key and secret made for this run; with
  * `KEEL_API_KEY` and `KEEL_API_SECRET` both set (an empty one counts as unset) it takes those instead (so a restarted venue
@@ -136,6 +153,7 @@ export async function venueCommand(
     const defaults: VenueSetup = {
       balances: defaultVenueBalances(),
       fillModel: defaultFillModelFor(first),
+      loans: DEFAULT_VENUE_LOANS,
     };
     const choice = chooseVenueStart(
       { recording, seed: options.seed, fixed, given, defaults },
@@ -167,6 +185,9 @@ export async function venueCommand(
         Object.entries(setup.balances).map(([asset, cash]) => [asset, D(cash)]),
       ),
       fillModel: fillModelOf(setup.fillModel),
+      loans: loanOptionsOf(venueLoanTerms(setup.loans), venueLoanAdvice),
+      ...(options.signatureArrays === undefined ? {} : { signatureArrays: options.signatureArrays }),
+      ...(options.accountAssets === false ? { accountAssets: false } : {}),
       ...(setup.latency === undefined ? {} : { latency: latencyOf(setup.latency), seed: setup.latency.seed }),
       feed,
       syntheticFeed: synthetic,
@@ -203,10 +224,12 @@ export async function venueCommand(
     balances: venue.portfolios[0]?.startingBalances ?? {},
     fillModel: venue.fillModel,
     latency: setup.latency,
+    loans: setup.loans,
     origins: {
       balances: restarted ? kept : given.balances === undefined ? 'default' : 'flag',
       fillModel: restarted ? kept : given.fillModel === undefined ? 'default' : 'flag',
       latency: restarted ? kept : given.latency === undefined ? 'default' : 'flag',
+      loans: restarted ? kept : given.loans === undefined ? 'default' : 'flag',
     },
     sourceDefault: defaultFillModelFor(first),
   };
@@ -218,6 +241,12 @@ export async function venueCommand(
       `  market-data WS:  ${venue.marketDataWsUrl}`,
       ...(options.speed > 1 ? [replayClockLine(options.speed)] : []),
       ...venueSetupLines(statement),
+      signingLine(options.signatureArrays),
+      ...(options.accountAssets === false
+        ? [
+            "  account reply:   no assets (--no-account-assets, as the public notes' account fields): balances only on the Assets channel",
+          ]
+        : []),
       ...(fixed === undefined
         ? [`  API key:         ${venue.apiKey}`, `  API secret:      ${venue.apiSecret}`]
         : [
@@ -251,7 +280,38 @@ function givenSetup(options: VenueOptions): Partial<VenueSetup> {
     ...(options.balance === undefined ? {} : { balances: options.balance }),
     ...(options.fillModel === undefined ? {} : { fillModel: options.fillModel }),
     ...(options.latency === undefined ? {} : { latency: options.latency }),
+    ...(options.loans === undefined ? {} : { loans: options.loans }),
   };
+}
+
+/**
+ * The 406014 advice of `keel venue`: its loan terms come from `--loans`, kept in a data dir.
+ * @param key - the `EXCHANGE:COIN` a borrow named
+ * @returns the advice
+ */
+function venueLoanAdvice(key: string): string {
+  return `start keel venue with --loans naming it, e.g. --loans '{assets: {"${key}": {annualRate: 0.08, userQuota: 50000}}}' (a --data-dir keeps the terms of its first start: use a new one)`;
+}
+
+/** How each array encoding writes `["a", "b"]`, for the start line. */
+const ARRAY_TEXT: Readonly<Record<ArrayEncoding, string>> = {
+  comma: 'joined with commas, a,b',
+  json: 'as JSON, ["a","b"]',
+  brackets: 'as a bracketed list, [a, b]',
+};
+
+/**
+ * The start line saying how the venue verifies the signature of a request with an array
+ * parameter, and where that came from.
+ * @param given - `--signature-arrays`, if given
+ * @returns the line
+ */
+function signingLine(given: ArrayEncoding | undefined): string {
+  const origin =
+    given === undefined
+      ? "Keel's choice, the docs do not say; --signature-arrays sets it"
+      : '--signature-arrays';
+  return `  signing:         arrays ${ARRAY_TEXT[given ?? 'comma']} (${origin})`;
 }
 
 /**

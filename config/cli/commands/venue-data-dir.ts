@@ -8,7 +8,7 @@ import { resolveFillModel } from '../../../backtest/sim/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { fillModelOf } from '../../compose/sim-models.ts';
 import { paperConfigSchema } from '../../schema/index.ts';
-import { SETUP_BEFORE_IT_WAS_KEPT, setupFlags, type VenueSetup } from './venue-setup.ts';
+import { SETUP_BEFORE_IT_WAS_KEPT, setupFlags, type VenueSetup, venueLoanTerms } from './venue-setup.ts';
 
 /** The file `keel venue` keeps in its data dir besides the paper venue's own. */
 export const VENUE_START_FILE = 'keel-venue.json';
@@ -22,7 +22,7 @@ export interface VenueStart {
   /** Start time of the synthetic data, epoch ms (the first start's wall clock). */
   readonly startTime: number;
   /**
-   * Its account's starting balances, fill model and latency; absent in a start file written
+   * Its account's starting balances, fill model, latency and loan terms; absent in a start file written
    * before they were kept (read as {@link SETUP_BEFORE_IT_WAS_KEPT}).
    */
   readonly setup?: VenueSetup;
@@ -37,7 +37,7 @@ export interface AskedStart {
   readonly seed: number;
   /** Credentials from KEEL_API_KEY / KEEL_API_SECRET, if set. */
   readonly fixed: { readonly apiKey: string; readonly apiSecret: string } | undefined;
-  /** The setup's parts the command line set (`--balance`, `--fill-model`, `--latency`). */
+  /** The setup's parts the command line set (`--balance`, `--fill-model`, `--latency`, `--loans`). */
   readonly given: Partial<VenueSetup>;
   /** The setup of a fresh start where the command line set none (its defaults for the feed). */
   readonly defaults: VenueSetup;
@@ -129,7 +129,8 @@ export function chooseVenueStart(
 /**
  * Whether a part of the setup the command line gave is the one the data dir keeps, however each is
  * written: balances as the same assets with equal amounts (`5e4` is `50000`, in any order), the
- * fill model and the latency as the venue runs them (`{name: queue}` is `queue`, defaults filled in).
+ * fill model, the latency and the loan terms as the venue runs them (`{name: queue}` is `queue`,
+ * `userQuota: 1e3` is `userQuota: 1000`, defaults filled in).
  * @param key - the part
  * @param given - the parts the command line gave
  * @param kept - the data dir's setup
@@ -154,6 +155,8 @@ function sameSetupPart(key: keyof VenueSetup, given: Partial<VenueSetup>, kept: 
         resolveFillModel(fillModelOf(kept.fillModel)),
       )
     );
+  if (key === 'loans')
+    return JSON.stringify(venueLoanTerms(given.loans)) === JSON.stringify(venueLoanTerms(kept.loans));
   return isDeepStrictEqual(latencyAsRun(given.latency), latencyAsRun(kept.latency));
 }
 

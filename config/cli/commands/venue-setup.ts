@@ -1,13 +1,36 @@
 import type { z } from 'zod';
 import { DEFAULT_VALUATION_COINS } from '../../../backtest/sim/index.ts';
 import type { InstrumentSpec } from '../../../core/model/index.ts';
-import { type fillModelConfigSchema, type PaperConfig, paperConfigSchema } from '../../schema/index.ts';
+import {
+  type fillModelConfigSchema,
+  type LoanTermsConfig,
+  loanTermsConfigSchema,
+  type PaperConfig,
+  paperConfigSchema,
+} from '../../schema/index.ts';
 
 /** A fill model as `paper.fillModel` takes it: a name, or a name with settings. */
 export type VenueFillModel = z.output<typeof fillModelConfigSchema>;
 
 /** Latency as `paper.latency` takes it (order entry, User Data, the jitter's seed). */
 export type VenueLatency = NonNullable<PaperConfig['latency']>;
+
+/** Loan terms as `paper.loans` takes them (in the form given: numbers or decimal strings). */
+export type VenueLoans = z.input<typeof loanTermsConfigSchema>;
+
+/**
+ * The loan terms of a `keel venue` started without `--loans` (Keel's assumptions, no venue's
+ * rates, so that borrowing can be rehearsed at all): USDT on both exchanges of its synthetic
+ * instruments at 8 % a year up to 50000, ETH on OKX (the spot instrument's base coin, to sell
+ * short) at 3 % a year up to 20; the LTV limits and minimum borrow are `paper.loans`' defaults.
+ */
+export const DEFAULT_VENUE_LOANS: VenueLoans = {
+  assets: {
+    'BINANCE:USDT': { annualRate: 0.08, userQuota: 50000 },
+    'OKX:USDT': { annualRate: 0.08, userQuota: 50000 },
+    'OKX:ETH': { annualRate: 0.03, userQuota: 20 },
+  },
+};
 
 /**
  * How `keel venue` sets up its simulated account and matching, kept in its data dir so that a
@@ -20,6 +43,20 @@ export interface VenueSetup {
   readonly fillModel: VenueFillModel;
   /** The venue's latency; absent = none (commands run at once). */
   readonly latency?: VenueLatency;
+  /**
+   * Its loan terms; absent = none, nothing can be borrowed (a data dir started before they were
+   * kept: every venue then had none).
+   */
+  readonly loans?: VenueLoans;
+}
+
+/**
+ * Loan terms as the venue runs them, validated (defaults filled in).
+ * @param loans - the terms of a setup
+ * @returns the terms, undefined for none
+ */
+export function venueLoanTerms(loans: VenueLoans | undefined): LoanTermsConfig | undefined {
+  return loans === undefined ? undefined : loanTermsConfigSchema.parse(loans);
 }
 
 /** What each starting balance of a venue from before its setup was kept held. */
@@ -73,6 +110,10 @@ export function setupFlags(key: keyof VenueSetup, setup: VenueSetup): string {
       .map(([asset, amount]) => `--balance ${asset}=${amount}`)
       .join(' ');
   if (key === 'fillModel') return `--fill-model ${flowText(setup.fillModel)}`;
+  if (key === 'loans')
+    return setup.loans === undefined
+      ? 'no --loans (no loan terms, as every venue had before --loans)'
+      : `--loans '${flowText(setup.loans)}'`;
   return setup.latency === undefined ? 'no --latency' : `--latency ${flowText(setup.latency)}`;
 }
 
@@ -96,6 +137,8 @@ export interface SetupStatement {
   readonly fillModel: string;
   /** The latency the venue applies; absent = none. */
   readonly latency: VenueLatency | undefined;
+  /** The loan terms the venue lends on; absent = none. */
+  readonly loans: VenueLoans | undefined;
   /** Where each part came from. */
   readonly origins: Readonly<Record<keyof VenueSetup, SetupOrigin>>;
   /** The model a backtest would default to on this feed (what a default fill model was chosen from). */
@@ -123,14 +166,25 @@ export function venueSetupLines(statement: SetupStatement): string[] {
     `  account:         ${balances} (${originText(origins.balances, '--balance', "the default, paper.startingCash's")})`,
     `  fill model:      ${statement.fillModel} (${originText(origins.fillModel, '--fill-model', fillDefault)})`,
     `  latency:         ${latency === undefined ? 'none: commands run at once' : latencyText(latency)} (${originText(origins.latency, '--latency', 'the default')})`,
+    `  loans:           ${loansText(statement.loans)} (${originText(origins.loans, '--loans', "Keel's assumed terms, no venue's rates", '--loans sets them')})`,
   ];
 }
 
-function originText(origin: SetupOrigin, flag: string, fallback: string): string {
+function originText(origin: SetupOrigin, flag: string, fallback: string, sets = `${flag} sets it`): string {
   if (origin === 'flag') return flag;
   if (origin === 'data dir') return 'kept in the data dir';
   if (origin === 'old data dir') return 'the data dir predates kept setups: what every venue had up to 0.2.0';
-  return `${fallback}; ${flag} sets it`;
+  return `${fallback}; ${sets}`;
+}
+
+function loansText(loans: VenueLoans | undefined): string {
+  const terms = venueLoanTerms(loans);
+  if (terms === undefined) return 'none: nothing can be borrowed (406014)';
+  const assets = Object.entries(terms.assets).map(
+    ([key, asset]) =>
+      `${key} ${asset.annualRate.mul(100).toFixed()} % a year, quota ${asset.userQuota.toFixed()}${asset.minBorrow === undefined ? '' : `, minimum ${asset.minBorrow.toFixed()}`}`,
+  );
+  return assets.length === 0 ? 'no borrowable asset (406014)' : assets.join('; ');
 }
 
 function latencyText(latency: VenueLatency): string {

@@ -49,7 +49,12 @@ import { VenueLoanReads } from './venue-loan-reads.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
 
 /** What a reconciliation warning kept for the session's result is about. */
-type ReconciliationWarningKind = 'forgotten' | 'unfetchedFills' | 'leftOutExecutions' | 'unownedFills';
+type ReconciliationWarningKind =
+  | 'forgotten'
+  | 'unfetchedFills'
+  | 'leftOutExecutions'
+  | 'unownedFills'
+  | 'unknownBalances';
 
 /**
  * The live venue behind the execution port: WebSocket order entry (PLACE_ORDER for US equities,
@@ -584,12 +589,28 @@ export class LiveExecutionClient implements ExecutionPort {
 
   /** @returns open orders, open algo orders, non-zero positions, assets, the account and outstanding loans */
   snapshot(): Promise<VenueSnapshot> {
-    return venueSnapshot(this.options.rest, this.eventNow, (error) =>
-      this.logger.warn(
-        { err: error },
-        'could not read the margin loans for reconciliation: the loans known before are kept',
-      ),
+    return venueSnapshot(
+      this.options.rest,
+      this.eventNow,
+      (error) =>
+        this.logger.warn(
+          { err: error },
+          'could not read the margin loans for reconciliation: the loans known before are kept',
+        ),
+      () => this.warnUnknownBalances(),
     );
+  }
+
+  /**
+   * The venue's account reply listed no assets: logged at warn and kept for the result, once per
+   * client (every reconciliation would say it again).
+   */
+  private warnUnknownBalances(): void {
+    if (this.warningsOf('unknownBalances').length > 0) return;
+    const warning =
+      "The venue's account reply lists no assets (balances): Keel knows a coin's balance only once the venue pushes it on the Assets channel, which it does when the balance changes; until then ctx.asset(coin) is undefined and ctx.balance(coin) reads 0.";
+    this.logger.warn(warning);
+    this.warnings.push({ kind: 'unknownBalances', text: warning });
   }
 
   /**

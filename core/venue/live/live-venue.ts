@@ -7,7 +7,7 @@ import type { RawRestReply } from '../rest/rest-call.ts';
 import { VenueRestClient } from '../rest/rest-client.ts';
 import type { RestMutationLedger } from '../rest/rest-mutations.ts';
 import { ServerClock } from '../server-clock.ts';
-import type { Signer } from '../signing.ts';
+import type { ArrayEncoding, Signer } from '../signing.ts';
 import { type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from '../ws/inbound-counters.ts';
 import { MarketDataClient, type MarketFrameGate } from '../ws/market-data-client.ts';
@@ -27,6 +27,8 @@ export interface LiveVenueOptions {
   /** Public market-data WebSocket address (path `/marketdata/v2/public` per public venue docs). */
   readonly marketDataUrl: string;
   readonly signer: Signer;
+  /** How REST signatures write array parameters (`venue.signing.arrays`); default `comma`. */
+  readonly signatureArrays?: ArrayEncoding;
   readonly brokerClientId?: string;
   readonly onlyTrade?: boolean;
   /** Gzip market-data frames (default) or `?binary=false` text. */
@@ -139,6 +141,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
   const rest = new VenueRestClient({
     baseUrl: options.restUrl,
     signer: options.signer,
+    ...(options.signatureArrays === undefined ? {} : { signatureArrays: options.signatureArrays }),
     timer,
     serverClock,
     random,

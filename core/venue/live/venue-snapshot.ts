@@ -20,6 +20,11 @@ import { readLoans } from './loan-events.ts';
  * @param now - the venue's time, read once every reply is in (the snapshot time): the
  *   corrections are stamped with it, so they sort among the venue's own updates
  * @param loansUnread - told why the loans could not be read
+ * @param assetsUnlisted - told when the account reply holds no assets (the public notes' account
+ *   fields list none): the snapshot then leaves the assets out, so Keel keeps the balances the
+ *   venue's Assets pushes gave it instead of zeroing them; no other endpoint the spec or the
+ *   notes show gives a coin's balance (`getAccountCurrencyInfo`'s withdrawAvailable is what can
+ *   leave the account, not the balance)
  * @returns the snapshot
  * @throws whatever the REST client throws for the orders, algo orders, positions or account
  */
@@ -27,6 +32,7 @@ export async function venueSnapshot(
   rest: VenueRestClient,
   now: () => number,
   loansUnread: (error: unknown) => void,
+  assetsUnlisted: () => void,
 ): Promise<VenueSnapshot> {
   const [orders, algoOrders, positions, account, loans] = await Promise.all([
     rest.getOpenOrders(),
@@ -39,12 +45,13 @@ export async function venueSnapshot(
     }),
   ]);
   const ts = now();
+  if (account.assets === undefined) assetsUnlisted();
   return {
     ts,
     openOrders: orders.map(listedOrderFromWire),
     openAlgoOrders: algoOrders.map(algoOrderFromWire),
     positions: positions.map(positionFromWire),
-    assets: (account.assets ?? []).map(assetFromWire),
+    ...(account.assets === undefined ? {} : { assets: account.assets.map(assetFromWire) }),
     account: accountFromWire(account),
     ...(loans === undefined ? {} : { loans: loans.map((loan) => ({ ...loan, updateAt: ts })) }),
   };

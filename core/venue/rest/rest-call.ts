@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { NONCE_OUT_OF_RANGE, SUCCESS_CODES } from '../error-codes.ts';
 import { DecodeError, VenueError, VenueTimeoutError } from '../errors.ts';
 import { clockRateOf, type ServerClock } from '../server-clock.ts';
-import { paramText, type RequestParams, type Signer, signRequest } from '../signing.ts';
+import { type ArrayEncoding, paramText, type RequestParams, type Signer, signRequest } from '../signing.ts';
 import { backoffDelay, type JitterSource, type TimerPort } from '../timer-port.ts';
 import { envelopeSchema } from '../wire/common.ts';
 import { decodeWire, parseJson } from '../wire/decode.ts';
@@ -34,6 +34,8 @@ export interface RawRestReply {
 export interface RestCallContext {
   readonly transport: HttpTransport;
   readonly signer: Signer;
+  /** How array parameters are written into the signature (`venue.signing.arrays`). */
+  readonly signatureArrays: ArrayEncoding;
   readonly timer: TimerPort;
   /** The venue's clock as estimated from replies: the nonce is read from it. */
   readonly clock: ServerClock;
@@ -215,7 +217,7 @@ export async function restCall(
     if (turn !== undefined) await turn;
     const signedWith = ctx.clock.offsetMs;
     const headers: Record<string, string> = {
-      ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds()),
+      ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds(), ctx.signatureArrays),
       'content-type': 'application/json',
     };
     if (seq !== undefined) headers[REST_SEQ_HEADER] = seq;

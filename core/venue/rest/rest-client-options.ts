@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ServerClock } from '../server-clock.ts';
-import type { Signer } from '../signing.ts';
+import type { ArrayEncoding, Signer } from '../signing.ts';
 import type { JitterSource, TimerPort } from '../timer-port.ts';
 import type { InboundCounters } from '../ws/inbound-counters.ts';
 import type { RateLimitGroup } from './endpoints.ts';
@@ -23,6 +23,11 @@ export interface RestClientOptions {
   /** The spec's `{base_url}`. */
   readonly baseUrl: string;
   readonly signer: Signer;
+  /**
+   * How array parameters are written into the signature (the docs do not say; see
+   * `ArrayEncoding`). Default `comma`.
+   */
+  readonly signatureArrays?: ArrayEncoding;
   /** Time and timers; real by default. */
   readonly timer?: TimerPort;
   /**

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { ServerClock } from '../server-clock.ts';
-import type { RequestParams } from '../signing.ts';
+import { type ArrayEncoding, DEFAULT_ARRAY_ENCODING, type RequestParams } from '../signing.ts';
 import { realTimer } from '../timer-port.ts';
 import type { PageWire } from '../wire/common.ts';
 import { createInboundCounters, type InboundCounters } from '../ws/inbound-counters.ts';
@@ -39,6 +39,7 @@ export class RestEndpointCaller {
     this.ctx = {
       transport: options.transport ?? undiciTransport(options.baseUrl),
       signer: options.signer,
+      signatureArrays: options.signatureArrays ?? DEFAULT_ARRAY_ENCODING,
       timer,
       clock: options.serverClock ?? new ServerClock(timer, logger),
       random: options.random ?? { next: () => 0.5 },
@@ -56,6 +57,11 @@ export class RestEndpointCaller {
     }
     this.pageSize = options.defaultPageSize ?? 100;
     this.holds = new EndpointHolds(timer);
+  }
+
+  /** How array parameters are written into the signatures of this client's requests. */
+  get signatureArrays(): ArrayEncoding {
+    return this.ctx.signatureArrays;
   }
 
   /**

@@ -126,7 +126,7 @@ describe('sim venue: margin loans', () => {
     );
   });
 
-  it('says which config key gives loan terms (406014) and what LTV a refused borrow would leave (406019)', () => {
+  it('says which loan option gives loan terms when its caller names none (406014) and what LTV a refused borrow would leave (406019)', () => {
     const t = aSim({ startingBalances: { USDT: D('1000') } });
     const u = aSim({ loans: LOANS, startingBalances: { USDT: D('1000') } });
     t.send(borrow('none', '10'));
@@ -135,10 +135,65 @@ describe('sim venue: margin loans', () => {
     u.send(borrow('ltv', '1001'));
     u.sim.advanceTo(1);
     expect(t.of('commandRejected')[0]?.message).toBe(
-      '406014 the asset cannot be borrowed on this exchange: this simulated (backtest or paper) venue has no loan terms for BINANCE:USDT; give them in the config under backtest.loans.assets (paper: paper.loans.assets), e.g. "BINANCE:USDT": { annualRate: 0.08, userQuota: 50000 }',
+      `406014 the asset cannot be borrowed on this exchange: this simulated venue has no loan terms for BINANCE:USDT; give them in the venue's loan options (loans.assets), e.g. "BINANCE:USDT": { annualRate: 0.08, userQuota: 50000 }`,
     );
     expect(u.of('commandRejected')[0]?.message).toBe(
       '406019 the loan-to-value ratio after borrowing would exceed the limit: the borrow would leave LTV 0.5002 (loan value 1001.00 / (equity 1000.00 + loan value 1001.00)), above the limit 0.5 (maxBorrowLtv)',
+    );
+  });
+
+  it('refuses an amount that is not positive (406015) before asking whether the asset can be borrowed (406014)', () => {
+    const t = aSim({ startingBalances: { USDT: D('1000') } });
+    t.send(borrow('negative', '-1'), borrow('zero', '0', 'DOGE'), borrow('unknown', '1', 'DOGE'));
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([
+      ['negative', 406015],
+      ['zero', 406015],
+      ['unknown', 406014],
+    ]);
+  });
+
+  it("refuses a borrow below the asset's minimum and an amount finer than 8 decimal places (406015)", () => {
+    const t = aSim({
+      loans: {
+        ...LOANS,
+        assets: {
+          ...LOANS.assets,
+          'OKX:USDT': { annualRate: D('0.1'), userQuota: D('1000'), pool: D('1000'), minBorrow: D('10') },
+        },
+      },
+    });
+    t.send(
+      borrow('tiny', '0.0000000001'),
+      borrow('finest', '0.00000001'),
+      borrow('below', '9.99', 'USDT', 'OKX'),
+      borrow('at', '10', 'USDT', 'OKX'),
+      repay('fine', '0.000000001'),
+      repay('ok', '0.00000001'),
+    );
+    t.sim.advanceTo(1);
+    const refused = t.of('commandRejected');
+    expect(refused.map((e) => [e.ref, e.code])).toEqual([
+      ['tiny', 406015],
+      ['below', 406015],
+      ['fine', 406015],
+    ]);
+    expect(refused[0]?.message).toContain('0.0000000001 is finer than 8 decimal places');
+    expect(refused[1]?.message).toContain('the minimum borrow of OKX:USDT is 10');
+    expect(refused[2]?.message).toContain('0.000000001 is finer than 8 decimal places');
+    expect(t.sim.loans().map((l) => `${l.exchange}:${l.coin} ${l.principal.toFixed()}`)).toEqual([
+      'OKX:USDT 10',
+    ]);
+  });
+
+  it('says where the loan terms are given, as the caller names it (406014)', () => {
+    const t = aSim({
+      loans: { assets: {}, missingTermsAdvice: (key) => `start keel venue with --loans naming ${key}` },
+    });
+    t.send(borrow('none', '10'));
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected')[0]?.message).toBe(
+      '406014 the asset cannot be borrowed on this exchange: this simulated venue has no loan terms for BINANCE:USDT; start keel venue with --loans naming BINANCE:USDT',
     );
   });
 

@@ -1,9 +1,15 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   venueBalanceOption,
   venueFillModelOption,
   venueLatencyOption,
+  venueLoansOption,
 } from '../../../config/cli/venue-option-parsers.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
+
+const aDir = tempDirsRemovedAfterEach('venue-option-parsers-');
 
 describe('keel venue option parsers', () => {
   it('collects --balance ASSET=AMOUNT as paper.startingCash takes them, refusing other forms', () => {
@@ -42,5 +48,25 @@ describe('keel venue option parsers', () => {
       'must be a delay in ms or a map like {fixedMs: 25, jitterMs: 10}',
     );
     expect(() => venueLatencyOption('soon')).toThrow('must be a delay in ms');
+  });
+
+  it('takes --loans as a map or a YAML file with what paper.loans takes, refusing terms paper.loans refuses', () => {
+    const terms =
+      '{assets: {"BINANCE:USDT": {annualRate: 0.08, userQuota: 5e4, minBorrow: 10}}, maxBorrowLtv: 0.4}';
+    expect(venueLoansOption(terms)).toEqual({
+      assets: { 'BINANCE:USDT': { annualRate: 0.08, userQuota: 50000, minBorrow: 10 } },
+      maxBorrowLtv: 0.4,
+    });
+    const file = join(aDir(), 'loans.yaml');
+    writeFileSync(file, 'assets:\n  OKX:ETH:\n    hourlyRate: "0.00001"\n    userQuota: 20\n');
+    expect(venueLoansOption(file)).toEqual({
+      assets: { 'OKX:ETH': { hourlyRate: '0.00001', userQuota: 20 } },
+    });
+    expect(() => venueLoansOption('{assets: {"BINANCE:USDT": {userQuota: 1}}}')).toThrow(
+      'assets.BINANCE:USDT: needs exactly one of annualRate or hourlyRate.',
+    );
+    expect(() => venueLoansOption(join(aDir(), 'missing.yaml'))).toThrow(
+      'must be a map like {assets: {"BINANCE:USDT": {annualRate: 0.08, userQuota: 50000}}} or a YAML file holding one',
+    );
   });
 });

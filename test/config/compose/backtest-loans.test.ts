@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConfiguredBacktest } from '../../../config/compose/backtest-run.ts';
-import { loanOptionsOf } from '../../../config/compose/sim-models.ts';
+import { configLoanAdvice, loanOptionsOf } from '../../../config/compose/sim-models.ts';
 import { strategySlots } from '../../../config/compose/strategy-plugins.ts';
 import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
 
@@ -135,7 +135,13 @@ describe('backtest loans from YAML', () => {
         '  loans: { assets: { BINANCE:USDT: { annualRate: 0.08, userQuota: 1 } }, maxBorrowLtv: 0.4 }\n',
       ),
     );
-    expect(lower.ok && loanOptionsOf(lower.config.backtest?.loans)?.ltvWarningLevel?.toFixed()).toBe('0.36');
+    expect(
+      lower.ok &&
+        loanOptionsOf(
+          lower.config.backtest?.loans,
+          configLoanAdvice('backtest.loans'),
+        ).ltvWarningLevel?.toFixed(),
+    ).toBe('0.36');
     const ltv = loadConfig(
       writeConfig(
         'ltv',

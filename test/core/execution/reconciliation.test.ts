@@ -329,4 +329,15 @@ describe('reconciliation', () => {
     ).toEqual(['position', 'gone:CANCELLED']);
     expect(port.lookups).toEqual(['BINANCE_PERP_BTC_USDT|gone']);
   });
+
+  // Per the public notes the account reply lists no assets; zeroing Keel's balances on every
+  // reconciliation (a reconnect's) would undo what the venue's Assets pushes told it.
+  it('keeps the local assets when the snapshot lists none (the venue did not say)', () => {
+    const { assets: _none, ...withoutAssets } = snapshot({});
+    const plan = planReconciliation(
+      { openOrders: [], positions: [], assets: [usdt] },
+      withoutAssets as VenueSnapshot,
+    );
+    expect(plan.events.filter((e) => e.kind === 'asset')).toEqual([]);
+  });
 });

@@ -223,3 +223,97 @@ describe('keel venue --latency', () => {
     );
   }, 30_000);
 });
+
+/** Borrows from the running venue, with a nonce on its clock. */
+async function borrowOf(restUrl: string, exchange: string, coin: string, amount: string) {
+  const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date');
+  const nonceSeconds = Math.floor(Date.parse(date ?? '') / 1000);
+  const reply = await signedRest(
+    { restUrl, ...CREDENTIALS },
+    'POST',
+    '/api/v1/trading/marginLoan/loan/borrow',
+    { exchange, coin, amount },
+    { nonceSeconds },
+  );
+  return `${reply.body.code} ${reply.body.message}`;
+}
+
+// The reviewer's run: every borrow against `keel venue` was refused with 406014, naming a config
+// key (paper.loans.assets) that `keel venue` never reads.
+describe('keel venue loans', () => {
+  it("lends on Keel's assumed terms by default, says so, and names --loans for an asset without terms", async () => {
+    const { stdout, seen } = await started({}, async (restUrl) => [
+      await borrowOf(restUrl, 'BINANCE', 'USDT', '100'),
+      await borrowOf(restUrl, 'BINANCE', 'DOGE', '1'),
+      await borrowOf(restUrl, 'BINANCE', 'USDT', '-1'),
+    ]);
+    expect(seen[0]).toBe('0 success');
+    expect(seen[1]).toMatch(/^406014 .*no loan terms for BINANCE:DOGE; start keel venue with --loans/);
+    expect(seen[1]).not.toContain('paper.loans');
+    expect(seen[2]).toMatch(/^406015 /);
+    expect(stdout).toContain(
+      "  loans:           BINANCE:USDT 8 % a year, quota 50000; OKX:USDT 8 % a year, quota 50000; OKX:ETH 3 % a year, quota 20 (Keel's assumed terms, no venue's rates; --loans sets them)\n",
+    );
+  }, 30_000);
+
+  it('lends on the --loans terms only', async () => {
+    const { stdout, seen } = await started(
+      { loans: { assets: { 'OKX:USDT': { hourlyRate: '0.00001', userQuota: 500, minBorrow: 10 } } } },
+      async (restUrl) => [
+        await borrowOf(restUrl, 'BINANCE', 'USDT', '100'),
+        await borrowOf(restUrl, 'OKX', 'USDT', '5'),
+        await borrowOf(restUrl, 'OKX', 'USDT', '10'),
+      ],
+    );
+    expect(seen.map((line) => line.split(' ')[0])).toEqual(['406014', '406015', '0']);
+    expect(stdout).toContain('  loans:           OKX:USDT 8.76 % a year, quota 500, minimum 10 (--loans)\n');
+  }, 30_000);
+});
+
+// The reviewer's finding: paper verified array signatures with the very code that made them, so a
+// client signing symList otherwise than the live venue could never fail on paper.
+describe('keel venue --signature-arrays', () => {
+  it('verifies with the encoding given, refusing a comma-joined symList with 2000, and says which it uses', async () => {
+    const close = async (restUrl: string) => {
+      const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date');
+      const nonceSeconds = Math.floor(Date.parse(date ?? '') / 1000);
+      const reply = await signedRest(
+        { restUrl, ...CREDENTIALS },
+        'DELETE',
+        '/api/v1/trading/positions',
+        { symList: ['BINANCE_PERP_BTC_USDT'] },
+        { nonceSeconds },
+      );
+      return reply.body.code;
+    };
+    const json = await started({ signatureArrays: 'json' }, close);
+    expect(json.seen).toBe(2000);
+    expect(json.stdout).toContain('  signing:         arrays as JSON, ["a","b"] (--signature-arrays)\n');
+    const comma = await started({}, close);
+    // Past the signature: nothing to close.
+    expect(comma.seen).toBe(401097);
+    expect(comma.stdout).toContain(
+      "  signing:         arrays joined with commas, a,b (Keel's choice, the docs do not say; --signature-arrays sets it)\n",
+    );
+  }, 30_000);
+});
+
+describe('keel venue --no-account-assets', () => {
+  it("leaves the assets out of the account reply, as the public notes' account fields do, and says so", async () => {
+    const { stdout, seen } = await started({ accountAssets: false }, async (restUrl) => {
+      const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date');
+      const nonceSeconds = Math.floor(Date.parse(date ?? '') / 1000);
+      const reply = await signedRest(
+        { restUrl, ...CREDENTIALS },
+        'GET',
+        '/api/v1/trading/account',
+        {},
+        { nonceSeconds },
+      );
+      return reply.body.data as Record<string, unknown>;
+    });
+    expect(seen).not.toHaveProperty('assets');
+    expect(seen).toHaveProperty('equity', '100000');
+    expect(stdout).toContain('  account reply:   no assets (--no-account-assets');
+  }, 30_000);
+});

@@ -122,6 +122,45 @@ describe('keel venue data dir start', () => {
     });
   });
 
+  it('keeps the loan terms of the first start, reads a setup kept without them as no terms, and refuses other terms', () => {
+    const dir = aDataDir();
+    const loans = { assets: { 'BINANCE:USDT': { annualRate: 0.08, userQuota: 1000 } } };
+    expect(chooseVenueStart({ ...synthetic, given: { loans } }, dir, 1000)).toMatchObject({ ok: true });
+    expect(chooseVenueStart(synthetic, dir, 2000)).toMatchObject({ ok: true, start: { setup: { loans } } });
+    expect(
+      chooseVenueStart(
+        {
+          ...synthetic,
+          given: { loans: { assets: { 'BINANCE:USDT': { annualRate: '0.080', userQuota: '1e3' } } } },
+        },
+        dir,
+        2000,
+      ),
+    ).toMatchObject({ ok: true });
+    expect(chooseVenueStart({ ...synthetic, given: { loans: { assets: {} } } }, dir, 2000)).toEqual({
+      ok: false,
+      problem: `${dir} holds a venue started with --loans '{assets: {BINANCE:USDT: {annualRate: 0.08, userQuota: 1000}}}': start it with that (or without the flag), or use another --data-dir`,
+    });
+    const old = aDataDir();
+    writeFileSync(
+      join(old, VENUE_START_FILE),
+      JSON.stringify({
+        recording: null,
+        seed: 7,
+        startTime: 1000,
+        setup: defaults,
+        apiKey: 'k',
+        apiSecret: 's',
+      }),
+    );
+    const restarted = chooseVenueStart(synthetic, old, 2000);
+    expect(restarted.ok && restarted.start.setup.loans).toBeUndefined();
+    expect(chooseVenueStart({ ...synthetic, given: { loans } }, old, 2000)).toEqual({
+      ok: false,
+      problem: `${old} holds a venue started with no --loans (no loan terms, as every venue had before --loans): start it with that (or without the flag), or use another --data-dir`,
+    });
+  });
+
   it.skipIf(!POSIX_MODES)('creates a missing data dir 0700, its missing parents too', () => {
     const dir = join(aDataDir(), 'venues', 'rehearsal');
     expect(chooseVenueStart(synthetic, dir, 1000).ok).toBe(true);
