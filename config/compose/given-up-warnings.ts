@@ -24,7 +24,7 @@ interface GivenUpGroup {
  * venue never reported, for all the orders it sent (`Kernel.algoChildrenGivenUp`), and one per
  * order whose first update never came, for all its fills that came before
  * (`Kernel.fillsGivenUp`). Each says how many were given up after the wait and how many were
- * pushed out by newer ones first. The first {@link GIVEN_UP_WARNINGS_NAMED} of each are named; the
+ * pushed out by newer ones first (orders, or the updates and fills held for them). The first {@link GIVEN_UP_WARNINGS_NAMED} of each are named; the
  * rest are counted in one more line.
  */
 export class GivenUpWarnings {
@@ -87,20 +87,27 @@ export class GivenUpWarnings {
 function groupOf(groups: Map<string, GivenUpGroup>, id: string, sym: string): GivenUpGroup | undefined {
   const known = groups.get(id);
   if (known !== undefined || groups.size >= GIVEN_UP_WARNINGS_NAMED) return known;
-  const group: GivenUpGroup = { sym, byCause: { timeout: 0, capacity: 0 }, dropped: 0 };
+  const group: GivenUpGroup = { sym, byCause: { timeout: 0, capacity: 0, backlog: 0 }, dropped: 0 };
   groups.set(id, group);
   return group;
 }
 
 function total(group: GivenUpGroup): number {
-  return group.byCause.timeout + group.byCause.capacity;
+  return group.byCause.timeout + group.byCause.capacity + group.byCause.backlog;
 }
 
-/** E.g. `2 after waiting 10 s, 1 pushed out by 1000 newer ones first`. */
+/**
+ * E.g. `2 after waiting 10 s, 1 pushed out by 1000 newer ones first, 1 whose updates and fills
+ * were pushed out by 1000 newer ones held first`.
+ */
 function causes(group: GivenUpGroup, waitMs: number): string {
   const parts: string[] = [];
   if (group.byCause.timeout > 0) parts.push(`${group.byCause.timeout} after waiting ${waitMs / 1000} s`);
   if (group.byCause.capacity > 0)
     parts.push(`${group.byCause.capacity} pushed out by ${AWAITING_ALGO_CHILDREN_KEPT} newer ones first`);
+  if (group.byCause.backlog > 0)
+    parts.push(
+      `${group.byCause.backlog} whose updates and fills were pushed out by ${AWAITING_ALGO_CHILDREN_KEPT} newer ones held first`,
+    );
   return parts.join(', ');
 }

@@ -17,6 +17,7 @@ import { OutputCollision, outputCollision, recordInputFiles } from './output-col
 import { type EmbeddedPaperVenue, startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
+import { startUpFailure } from './start-up-failure.ts';
 import { type StartUpSignals, type StopSignal, watchStartUpSignals } from './start-up-signals.ts';
 import { VenueMetrics } from './venue-metrics.ts';
 import { venueRestClient } from './venue-rest-client.ts';
@@ -148,6 +149,8 @@ async function recordWatched(
   let recorder: SessionRecorder | undefined;
   let client: MarketDataClient | undefined;
   let gaps: Subscription | undefined;
+  // What it was starting, until it records: `/readyz` names it, and why, if it fails.
+  let starting: string | undefined = 'cannot start its paper venue';
   try {
     // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
     const realtime =
@@ -160,6 +163,7 @@ async function recordWatched(
         : undefined;
     const venue = embedded?.venue;
     const url = venue?.marketDataWsUrl ?? config.venue?.marketDataWsUrl;
+    starting = 'cannot find its market data stream';
     if (url === undefined) throw new Error(`${loaded.file} has no venue section`);
     const clock = venue === undefined ? () => Date.now() : () => venue.now();
     // A venue serving SYNTHETIC data (`keel venue`) says so: the recording is labelled, as a session's is.
@@ -167,6 +171,7 @@ async function recordWatched(
     // A recording that cannot be written (a full disk) ends the run: recording is all it does.
     let failure: string | undefined;
     let stopOnFailure = (): void => {};
+    starting = 'cannot open its recording';
     const opened = await SessionRecorder.open(
       path,
       {
@@ -198,6 +203,7 @@ async function recordWatched(
       market.events.subscribe((event) => metrics.events.inc({ kind: event.kind }));
     }
     // A signal while it connects stops it there (the connection may take its open timeout).
+    starting = `cannot connect to the market data stream at ${venueUrlLabel(url)}`;
     const connected = market.connect();
     connected.catch(() => {});
     await Promise.race([connected, signals.arrived]);
@@ -210,6 +216,7 @@ async function recordWatched(
       },
       'recording market data',
     );
+    starting = undefined;
     const stoppedBy = await new Promise<RecordRunOutcome['stoppedBy']>((done) => {
       const timer =
         options.durationSec === undefined
@@ -225,6 +232,9 @@ async function recordWatched(
     });
     metrics?.stopping(`keel record is stopping (${recordStopWords(stoppedBy)})`);
     return { path, frames: opened.recorded, stoppedBy, ...(failure === undefined ? {} : { failure }) };
+  } catch (error) {
+    if (starting !== undefined) metrics?.stopping(startUpFailure('keel record', starting, error));
+    throw error;
   } finally {
     // From here it records nothing more: a supervisor's readiness probe says so at once.
     metrics?.stopping('keel record is stopping');

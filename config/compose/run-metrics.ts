@@ -15,8 +15,11 @@ import { type ReadyStates, VenueMetrics } from './venue-metrics.ts';
 /** The account statuses the venue reports, each a series of `keel_account_status`. */
 const ACCOUNT_STATUSES: readonly AccountStatus[] = ['NORMAL', 'MARGIN_CALL', 'LIQUIDATION'];
 
-/** Why the kernel gives up an order or fill that came early, each a series of the given-up counters. */
-const GIVEN_UP_CAUSES: readonly GivenUpCause[] = ['timeout', 'capacity'];
+/** Why the kernel gives up an order that came early, each a series of `keel_algo_children_given_up_total`. */
+const ALGO_CHILD_GIVEN_UP_CAUSES: readonly GivenUpCause[] = ['timeout', 'capacity', 'backlog'];
+
+/** Why the kernel gives up a fill that came early, each a series of `keel_fills_given_up_total`. */
+const FILL_GIVEN_UP_CAUSES: readonly GivenUpCause[] = ['timeout', 'capacity'];
 
 /** What the position and open-order gauges read (the kernel's state). */
 export interface BookSource {
@@ -113,7 +116,7 @@ export class RunMetrics extends VenueMetrics {
   });
   readonly algoChildrenGivenUp = new Counter({
     name: 'keel_algo_children_given_up_total',
-    help: 'Orders an algo order sent (a fired stop, a tp/sl leg) that waited in vain for that algo order to be reported, given up, with their fills, to no strategy, by reason: timeout (10 s), capacity (pushed out by 1000 newer ones first).',
+    help: 'Orders an algo order sent (a fired stop, a tp/sl leg) that waited in vain for that algo order to be reported, given up, with their fills, to no strategy, by reason: timeout (10 s), capacity (pushed out by 1000 newer ones first), backlog (what was held for them pushed out by 1000 newer updates and fills held first).',
     labelNames: ['reason'],
     registers: [this.registry],
   });
@@ -136,10 +139,8 @@ export class RunMetrics extends VenueMetrics {
   constructor(private readonly now: () => number) {
     super();
     // Each reason's series from the start: a rate or an alert reads 0, not no data.
-    for (const reason of GIVEN_UP_CAUSES) {
-      this.algoChildrenGivenUp.inc({ reason }, 0);
-      this.fillsGivenUp.inc({ reason }, 0);
-    }
+    for (const reason of ALGO_CHILD_GIVEN_UP_CAUSES) this.algoChildrenGivenUp.inc({ reason }, 0);
+    for (const reason of FILL_GIVEN_UP_CAUSES) this.fillsGivenUp.inc({ reason }, 0);
   }
 
   /**

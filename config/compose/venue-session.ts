@@ -20,6 +20,7 @@ import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { waitForStop } from './session-stop.ts';
 import { sessionClockRate, sessionTimer } from './session-timer.ts';
+import { startUpFailure } from './start-up-failure.ts';
 import { StartUpInterrupted, type StartUpSignals, watchStartUpSignals } from './start-up-signals.ts';
 import { showStatus, statusLogTo } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
@@ -83,7 +84,7 @@ async function startAndRunVenueSession(
     ...options,
     venueLabel: options.venue.label,
   }).catch(async (error: unknown) => {
-    metrics.stopping(startUpFailure(options.mode, 'cannot open its recording', error));
+    metrics.stopping(startUpFailure(`the ${options.mode} session`, 'cannot open its recording', error));
     await metrics.close();
     throw error;
   });
@@ -240,7 +241,7 @@ async function startAndRunVenueSession(
   const abort = async (error: unknown, what: string): Promise<never> => {
     logger.error({ err: (error as Error).message }, what);
     // Said by `/readyz` while what was opened closes, until the endpoint closes too.
-    metrics.stopping(startUpFailure(options.mode, what, error));
+    metrics.stopping(startUpFailure(`the ${options.mode} session`, what, error));
     kernel.detach();
     await live.stop(config.shutdown.timeoutMs).catch(() => {});
     recorder?.close();
@@ -419,16 +420,4 @@ async function startAndRunVenueSession(
     adoptedPositions,
     loansAtStart,
   });
-}
-
-/**
- * What `/readyz` says of a start-up that failed.
- * @param mode - the session's mode
- * @param what - what failed, as the log says it
- * @param error - why
- * @returns e.g. `the live session failed to start: cannot start on the venue at ...: 401 ...`
- */
-function startUpFailure(mode: string, what: string, error: unknown): string {
-  const why = error instanceof Error ? error.message : String(error);
-  return `the ${mode} session failed to start: ${why === what ? what : `${what} (${why})`}`;
 }

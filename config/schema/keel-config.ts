@@ -70,7 +70,7 @@ export const keelConfigSchema = z
     metrics: metricsConfigSchema
       .prefault({})
       .describe(
-        'Prometheus /metrics endpoint, with the /healthz (liveness) and /readyz (venue connected and reconciled, kill switch not tripped, not stopping) probes, of live and paper runs, and of `keel record` (its market-data connection and inbound counts; ready while it is up).',
+        'Prometheus /metrics endpoint, with the /healthz (liveness) and /readyz probes, of live and paper runs, and of `keel record` (its market-data connection and inbound counts). /readyz is 200 while the private stream is reconciled, the market stream up, the kill switch not tripped (HALTED or REDUCING, a restored trip included) and the run not stopping; else 503 naming each reason: stopping (from the moment a signal, --duration or the end of a paper feed begins the stop), a trip in force, a stream down or not reconciled yet, or a failed start-up with what failed and why (login or first reconciliation, warm-up, recording) while it closes. `keel record` is ready while its market stream is up and it is not stopping, and names a failed start-up the same way.',
       ),
     shutdown: shutdownConfigSchema
       .prefault({})

@@ -41,8 +41,8 @@ export interface AwaitingAlgoChild {
 export class AlgoChildrenAwaiting {
   /** The held orders, by the algoOrderId they name, in the order first seen. */
   private readonly byAlgo: HeldGroups<AwaitingAlgoChild>;
-  /** The keys of the held orders. */
-  private readonly held = new Set<string>();
+  /** The held orders' keys, each with the algoOrderId it names. */
+  private readonly held = new Map<string, string>();
   /** The keys of the last `kept` orders given up, which are not held again. */
   private readonly givenUp = new Set<string>();
   private readonly givenUpOrder: RetentionQueue;
@@ -72,7 +72,7 @@ export class AlgoChildrenAwaiting {
    */
   hold(key: string, algoOrderId: string, now: number): void {
     if (this.held.has(key) || this.givenUp.has(key)) return;
-    this.held.add(key);
+    this.held.set(key, algoOrderId);
     const forgotten = this.byAlgo.add(algoOrderId, { key, algoOrderId, heldAt: now });
     if (forgotten === undefined) return;
     this.forget(forgotten);
@@ -122,6 +122,20 @@ export class AlgoChildrenAwaiting {
     const expired = this.byAlgo.forgetOldestWhile((child) => now - child.heldAt > AWAITING_ALGO_CHILD_MS);
     for (const child of expired) this.forget(child);
     return expired;
+  }
+
+  /**
+   * Gives up one held order before its wait ran out (its routing ran out of room for what it held
+   * of it): it is not held again.
+   * @param key - the order's key
+   * @returns the order given up, undefined when it was not held
+   */
+  giveUpOne(key: string): AwaitingAlgoChild | undefined {
+    const algoOrderId = this.held.get(key);
+    if (algoOrderId === undefined) return undefined;
+    const [child] = this.byAlgo.takeWhere(algoOrderId, (held) => held.key === key);
+    if (child !== undefined) this.forget(child);
+    return child;
   }
 
   /** Ends an order's wait for good: it is not held again. */

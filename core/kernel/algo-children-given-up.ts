@@ -8,15 +8,17 @@ import {
 /**
  * Why the kernel gave up an order waiting for its algo order: `timeout`, it waited
  * {@link AWAITING_ALGO_CHILD_MS}; `capacity`, {@link AWAITING_ALGO_CHILDREN_KEPT} newer ones
- * pushed it out before.
+ * pushed it out before; `backlog`, {@link AWAITING_ALGO_CHILDREN_KEPT} newer updates and fills
+ * held for such orders pushed out the oldest held for it before. A fill waiting for its order is
+ * given up only after the wait or pushed out (`timeout`, `capacity`).
  */
-export type GivenUpCause = 'timeout' | 'capacity';
+export type GivenUpCause = 'timeout' | 'capacity' | 'backlog';
 
 /**
  * An order the kernel gave up waiting for the algo order it names: that algo order was not
  * reported within {@link AWAITING_ALGO_CHILD_MS} (placed by hand on the venue, or its report was
- * lost), or {@link AWAITING_ALGO_CHILDREN_KEPT} newer such orders pushed it out of the wait
- * before, so no strategy was told of the order, nor of the updates and fills held for it.
+ * lost), or {@link AWAITING_ALGO_CHILDREN_KEPT} newer such orders, or newer updates and fills held
+ * for them, pushed it out of the wait before, so no strategy was told of the order, nor of the updates and fills held for it.
  */
 export interface AlgoChildGivenUp {
   /** Why it was given up. */
@@ -38,6 +40,13 @@ export interface AlgoChildGivenUp {
   readonly reason: string;
 }
 
+/** Why an order was given up, as its report's sentence says it. */
+const WHY: Record<GivenUpCause, string> = {
+  timeout: `which the venue did not report within ${AWAITING_ALGO_CHILD_MS / 1000} s`,
+  capacity: `which the venue had not reported when ${AWAITING_ALGO_CHILDREN_KEPT} newer orders waiting for their algo orders pushed it out`,
+  backlog: `which the venue had not reported when ${AWAITING_ALGO_CHILDREN_KEPT} newer updates and fills held for orders waiting for their algo orders pushed out the oldest held for it`,
+};
+
 /**
  * @param child - the order given up
  * @param order - its latest state in the registry, when still there
@@ -57,10 +66,7 @@ export function algoChildGivenUp(
   const orderId = order?.orderId ?? '';
   const sym = order?.sym ?? '';
   const named = clientOrderId === '' ? `order ${orderId}` : `order ${orderId} (${clientOrderId})`;
-  const why =
-    cause === 'timeout'
-      ? `which the venue did not report within ${AWAITING_ALGO_CHILD_MS / 1000} s`
-      : `which the venue had not reported when ${AWAITING_ALGO_CHILDREN_KEPT} newer orders waiting for their algo orders pushed it out`;
+  const why = WHY[cause];
   return {
     cause,
     clientOrderId,

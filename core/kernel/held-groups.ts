@@ -51,6 +51,24 @@ export class HeldGroups<T> {
     return held.map((entry) => entry.item);
   }
 
+  /**
+   * Ends the wait of the items of a group that match, the others of the group still held.
+   * @param group - the group
+   * @param match - whether an item is to be taken
+   * @returns the items taken, in the order they were added (empty when none matched)
+   */
+  takeWhere(group: string, match: (item: T) => boolean): readonly T[] {
+    const held = this.groups.get(group);
+    if (held === undefined) return NOTHING;
+    const taken = held.filter((entry) => match(entry.item));
+    if (taken.length === 0) return NOTHING;
+    for (const { seq } of taken) this.groupOf.delete(seq);
+    const kept = held.filter((entry) => !match(entry.item));
+    if (kept.length === 0) this.groups.delete(group);
+    else this.groups.set(group, kept);
+    return taken.map((entry) => entry.item);
+  }
+
   /** @returns the oldest held item, undefined when none is held */
   oldest(): T | undefined {
     const oldest = this.groupOf.entries().next();

@@ -307,6 +307,16 @@ export class OrderRegistry implements LineageLookups {
   }
 
   /**
+   * Gives up one order waiting for the algo order it names before its wait ran out (see
+   * {@link AlgoChildrenAwaiting.giveUpOne}).
+   * @param key - the order's key ({@link orderKey})
+   * @returns the order given up, undefined when it did not wait
+   */
+  giveUpAwaitingAlgoOrder(key: string): AwaitingAlgoChild | undefined {
+    return this.awaiting.giveUpOne(key);
+  }
+
+  /**
    * The orders pushed out of the wait for their algo order by newer ones since last asked (see
    * {@link AlgoChildrenAwaiting.takePushedOut}).
    * @returns them, oldest first

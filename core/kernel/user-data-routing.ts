@@ -437,9 +437,20 @@ export class UserDataRouting {
       );
   }
 
+  /**
+   * Holds an update or fill of an order waiting for its algo order. Past
+   * {@link AWAITING_ALGO_CHILDREN_KEPT} held, the order of the oldest is given up (`backlog`),
+   * with all that was held for it: dropping the one event alone would hand its strategy the order
+   * later without it (a fill missed), and said nothing.
+   */
   private hold(event: OrderUpdateEvent | ExecutionEvent): void {
     this.held.push(event);
-    if (this.held.length > AWAITING_ALGO_CHILDREN_KEPT) this.held.shift();
+    if (this.held.length <= AWAITING_ALGO_CHILDREN_KEPT) return;
+    const oldest = this.held[0] as OrderUpdateEvent | ExecutionEvent;
+    const child = this.state.orders.giveUpAwaitingAlgoOrder(this.keyOf(oldest));
+    // An event of an order that waits no more is one deliverHeld would drop: nothing is given up.
+    if (child === undefined) this.held.shift();
+    else this.giveUp([child], this.state.now(), 'backlog');
   }
 
   /** Whether the kernel has no update of the order a fill names, by its orderId or its key. */

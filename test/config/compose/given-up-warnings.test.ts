@@ -36,10 +36,11 @@ describe('GivenUpWarnings', () => {
     warnings.algoChild(child('A-8', 'v2', 'timeout'));
     warnings.algoChild(child('A-9', 'v3', 'capacity', 0));
     warnings.algoChild(child('A-9', 'v4', 'timeout'));
+    warnings.algoChild(child('A-9', 'v6', 'backlog', 2));
     warnings.fill(fill('v5', 't1', 'timeout'));
     warnings.fill(fill('v5', 't2', 'capacity'));
     expect(warnings.warnings()).toEqual([
-      `algo order A-9 on ${BTC} was never reported by the venue (placed by hand, or its report was lost): 3 order(s) it sent were given up to no strategy (2 after waiting 10 s, 1 pushed out by 1000 newer ones first), with 3 update(s) and fill(s) held for them`,
+      `algo order A-9 on ${BTC} was never reported by the venue (placed by hand, or its report was lost): 4 order(s) it sent were given up to no strategy (2 after waiting 10 s, 1 pushed out by 1000 newer ones first, 1 whose updates and fills were pushed out by 1000 newer ones held first), with 5 update(s) and fill(s) held for them`,
       `algo order A-8 on ${BTC} was never reported by the venue (placed by hand, or its report was lost): 1 order(s) it sent were given up to no strategy (1 after waiting 10 s), with 1 update(s) and fill(s) held for them`,
       `order v5 on ${BTC}: 2 fill(s) came before its first update, which never came, and were given up to no strategy (1 after waiting 10 s, 1 pushed out by 1000 newer ones first)`,
     ]);

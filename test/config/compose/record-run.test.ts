@@ -201,5 +201,31 @@ ${extra}`;
       );
       expect(atClose).toEqual(['503 not ready: keel record is stopping (its duration is over)\n']);
     }, 20_000);
+
+    // It said only "keel record is stopping": nothing told the orchestrator the start-up had failed, nor why.
+    it('fails naming what did not start, and why, while it closes what it opened', async () => {
+      opened.venue = await aPaperVenue();
+      const port = await aFreePort();
+      const atClose: string[] = [];
+      const close = MarketDataClient.prototype.close;
+      vi.spyOn(MarketDataClient.prototype, 'connect').mockRejectedValue(new Error('connection refused'));
+      vi.spyOn(MarketDataClient.prototype, 'close').mockImplementation(async function (
+        this: MarketDataClient,
+      ) {
+        const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+        atClose.push(`${response.status} ${await response.text()}`);
+        return close.call(this);
+      });
+      const run = recordFrom(
+        opened.venue,
+        'readyz-failed',
+        { out: join(temp.dir, 'readyz-failed.jsonl'), durationSec: 60, handleSignals: false },
+        `metrics: { enabled: true, port: ${port} }\n`,
+      );
+      await expect(run).rejects.toThrow('connection refused');
+      expect(atClose).toEqual([
+        `503 not ready: keel record failed to start: cannot connect to the market data stream at ${opened.venue.marketDataWsUrl} (connection refused); the market stream has not connected yet\n`,
+      ]);
+    }, 20_000);
   });
 });

@@ -195,6 +195,7 @@ describe('UserDataAlerts', () => {
     const text = await metrics.scrape();
     expect(text).toContain('keel_algo_children_given_up_total{reason="timeout"} 1\n');
     expect(text).toContain('keel_algo_children_given_up_total{reason="capacity"} 0\n');
+    expect(text).toContain('keel_algo_children_given_up_total{reason="backlog"} 0\n');
   });
 
   // A fill whose order's first update never came was dropped with neither a log line nor a count.
@@ -227,5 +228,6 @@ describe('UserDataAlerts', () => {
     const text = await metrics.scrape();
     expect(text).toContain('keel_fills_given_up_total{reason="capacity"} 1\n');
     expect(text).toContain('keel_fills_given_up_total{reason="timeout"} 0\n');
+    expect(text).not.toContain('keel_fills_given_up_total{reason="backlog"}');
   });
 });

@@ -242,16 +242,35 @@ describe('kernel: an algo order’s order whose algo order is never reported', (
     const rig = rigWithStop(log);
     const reports = givenUp(rig);
     rig.port.emit(anOrderUpdate(firedOrder('')));
-    rig.port.emit(fillOf(''));
     for (let n = 0; n < 1_000; n++)
       rig.port.emit(anOrderUpdate(firedOrder('', { orderId: `w${n}`, algoOrderId: `B-${n}` })));
-    // Its update had already made room for the newer ones' among the thousand held events: its fill is dropped.
     expect(reports.map((r) => [r.cause, r.orderId, r.algoOrderId, r.dropped])).toEqual([
       ['capacity', 'v9', 'A-9', 1],
     ]);
     expect(reports[0]?.reason).toContain('1000 newer orders waiting for their algo orders pushed it out');
     rig.port.emit(anAlgoOrderUpdate(stop));
     expect(log).toEqual([]);
+  });
+
+  // The thousand held updates and fills filled up before the thousand orders did: the oldest
+  // update was dropped unreported, and the strategy later heard of the fill without its order.
+  it('is reported, with all held for it, when a thousand newer updates and fills push out what it held', () => {
+    const log: string[] = [];
+    const rig = rigWithStop(log);
+    const reports = givenUp(rig);
+    rig.port.emit(anOrderUpdate(firedOrder('')));
+    rig.port.emit(fillOf(''));
+    for (let n = 0; n < 500; n++) {
+      rig.port.emit(anOrderUpdate(firedOrder('', { orderId: `w${n}`, algoOrderId: `B-${n}` })));
+      rig.port.emit(fillOf('', `w${n}`));
+    }
+    expect(reports.map((r) => [r.cause, r.orderId, r.algoOrderId, r.dropped])).toEqual([
+      ['backlog', 'v9', 'A-9', 2],
+    ]);
+    expect(reports[0]?.reason).toContain('1000 newer updates and fills held for orders waiting');
+    rig.port.emit(anAlgoOrderUpdate(stop));
+    expect(log).toEqual([]);
+    expect(rig.kernel.state.orders.awaitsAlgo('\u0000w0')).toBe(true);
   });
 
   it('still reaches its strategy when the algo order is reported within the wait', () => {

@@ -68,4 +68,17 @@ describe('AlgoChildrenAwaiting', () => {
       true,
     ]);
   });
+
+  it("gives up one held order alone, once, leaving its algo order's others held, and never holds it again", () => {
+    const awaiting = new AlgoChildrenAwaiting();
+    awaiting.hold('o1', 'A', 1);
+    awaiting.hold('o2', 'A', 2);
+    expect(awaiting.giveUpOne('o1')).toEqual({ key: 'o1', algoOrderId: 'A', heldAt: 1 });
+    expect(awaiting.giveUpOne('o1')).toBeUndefined();
+    awaiting.hold('o1', 'A', 3);
+    expect(awaiting.awaits('o1')).toBe(false);
+    expect(awaiting.oldestHeldAt()).toBe(2);
+    expect(awaiting.take('A')).toEqual(['o2']);
+    expect(awaiting.size).toBe(0);
+  });
 });
