@@ -1,11 +1,9 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { heldCommandWaitOf } from '../../../config/compose/held-command-wait.ts';
-import { connectVenueSession } from '../../../config/compose/venue-session-connection.ts';
-import type { VenueSessionOptions } from '../../../config/compose/venue-session-options.ts';
 import { formatConfigProblem } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
 import { liveConfigWith, liveYamlWith, parseLiveYaml } from '../../kit/config-texts.ts';
+import { connectTestVenue } from '../../kit/venue-session-connection.ts';
 
 const RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
 
@@ -37,29 +35,7 @@ describe('venue.heldCommandWaitMs: how long a modify or cancel waits for its ord
   });
 
   it('reaches the execution client of a session’s venue connection', async () => {
-    const options = {
-      config: liveConfigWith('  heldCommandWaitMs: 3000'),
-      instruments: [],
-      lockstep: false,
-      logger: pino({ level: 'silent' }),
-      venue: {
-        restUrl: 'http://127.0.0.1:9',
-        privateWsUrl: 'ws://127.0.0.1:9/v1/private',
-        marketDataWsUrl: 'ws://127.0.0.1:9/marketdata/v2/public',
-        apiKey: 'k',
-        apiSecret: 's',
-        brokerClientId: 'main',
-        label: 'test venue',
-      },
-    } as unknown as VenueSessionOptions;
-    const { live } = connectVenueSession({
-      options,
-      recorder: undefined,
-      stopping: () => false,
-      kernel: () => {
-        throw new Error('no kernel in this test');
-      },
-    });
+    const live = connectTestVenue(liveConfigWith('  heldCommandWaitMs: 3000'));
     await live.stop(0);
     expect(live.execution.heldCommandWaitMs).toBe(3_000);
   });

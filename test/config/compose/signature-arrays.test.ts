@@ -1,11 +1,9 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { signatureArraysOf } from '../../../config/compose/signature-arrays.ts';
-import { connectVenueSession } from '../../../config/compose/venue-session-connection.ts';
-import type { VenueSessionOptions } from '../../../config/compose/venue-session-options.ts';
 import { formatConfigProblem } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
 import { liveConfigWith, liveYamlWith, parseLiveYaml } from '../../kit/config-texts.ts';
+import { connectTestVenue } from '../../kit/venue-session-connection.ts';
 
 describe('venue.signing.arrays: how array parameters are written into the REST signature', () => {
   it('joins them with commas unless the config says otherwise, and reaches the live venue’s options', () => {
@@ -31,29 +29,7 @@ describe('venue.signing.arrays: how array parameters are written into the REST s
   });
 
   it('reaches the REST client of a session’s venue connection', async () => {
-    const options = {
-      config: liveConfigWith('  signing: { arrays: json }'),
-      instruments: [],
-      lockstep: false,
-      logger: pino({ level: 'silent' }),
-      venue: {
-        restUrl: 'http://127.0.0.1:9',
-        privateWsUrl: 'ws://127.0.0.1:9/v1/private',
-        marketDataWsUrl: 'ws://127.0.0.1:9/marketdata/v2/public',
-        apiKey: 'k',
-        apiSecret: 's',
-        brokerClientId: 'main',
-        label: 'test venue',
-      },
-    } as unknown as VenueSessionOptions;
-    const { live } = connectVenueSession({
-      options,
-      recorder: undefined,
-      stopping: () => false,
-      kernel: () => {
-        throw new Error('no kernel in this test');
-      },
-    });
+    const live = connectTestVenue(liveConfigWith('  signing: { arrays: json }'));
     await live.stop(0);
     expect(live.rest.signatureArrays).toBe('json');
   });

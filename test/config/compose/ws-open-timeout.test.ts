@@ -1,13 +1,12 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectVenueSession } from '../../../config/compose/venue-session-connection.ts';
-import type { VenueSessionOptions } from '../../../config/compose/venue-session-options.ts';
 import { wsOpenTimeoutOf } from '../../../config/compose/ws-open-timeout.ts';
 import { formatConfigProblem } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
 import { createLiveVenue, hmacSigner, type LiveVenue, VenueTimeoutError } from '../../../core/venue/index.ts';
 import { liveConfigWith, liveYamlWith, parseLiveYaml } from '../../kit/config-texts.ts';
 import { fakeTimer } from '../../kit/venue-fake-timer.ts';
+import { connectTestVenue } from '../../kit/venue-session-connection.ts';
 import { type FakeVenueWs, startFakeVenueWs } from '../../kit/venue-ws-server.ts';
 
 const RULE = 'must be a whole number of ms from 1000 (1 s) to 120000 (2 min)';
@@ -84,28 +83,9 @@ describe('venue.wsOpenTimeoutMs: how long a WebSocket connection attempt may tak
     const [privateVenue, marketVenue] = await Promise.all([startFakeVenueWs(), startFakeVenueWs()]);
     privateVenue.hangUpgrades = 1;
     marketVenue.hangUpgrades = 1;
-    const options = {
-      config: liveConfigWith('  wsOpenTimeoutMs: 1000'),
-      instruments: [],
-      lockstep: false,
-      logger: pino({ level: 'silent' }),
-      venue: {
-        restUrl: 'http://127.0.0.1:9',
-        privateWsUrl: privateVenue.url,
-        marketDataWsUrl: marketVenue.url,
-        apiKey: 'k',
-        apiSecret: 's',
-        brokerClientId: 'main',
-        label: 'test venue',
-      },
-    } as unknown as VenueSessionOptions;
-    const { live } = connectVenueSession({
-      options,
-      recorder: undefined,
-      stopping: () => false,
-      kernel: () => {
-        throw new Error('no kernel in this test');
-      },
+    const live = connectTestVenue(liveConfigWith('  wsOpenTimeoutMs: 1000'), {
+      privateWsUrl: privateVenue.url,
+      marketDataWsUrl: marketVenue.url,
     });
     opened.push({ live, sockets: [privateVenue, marketVenue] });
     const began = Date.now();
