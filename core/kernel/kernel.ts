@@ -179,6 +179,7 @@ export class Kernel {
       },
       connectivity: this.connectivity,
       warmingUp: () => this.warmUp.denialReason(),
+      hookCall: () => this.loop.turn,
       refusedCommand: (event) => this.sweepRetries.refused(event),
       venueSaid: (event) => this.sweepRetries.venueSaid(event),
       algoChildGivenUp: (report) => this.algoChildGivenUp$.next(report),
