@@ -117,7 +117,9 @@ export class UserDataJournal {
   readonly holdingSpends: HoldingSpends;
   /**
    * The orders each strategy sliced in one hook call (the session notes each placement as it is
-   * sent), so the trade list counts them as one order's, as a backtest's does.
+   * sent), so the trade list counts them as one order's, as a backtest's does. The trades are
+   * paired when the session ends: in a session of more placements than it remembers, the earliest
+   * orders count as batches of their own.
    */
   readonly batches = new EntryBatches();
   private readonly fills: SpillLog<FillRecord>;
