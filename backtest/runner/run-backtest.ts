@@ -142,11 +142,11 @@ async function runInto(
   const settleAsset = options.settleAsset ?? 'USDT';
   const startingBalances = { [settleAsset]: options.startingCash, ...options.startingCoins };
   // The kernel is built before the venue: a warm-up runs the strategies before trading starts.
-  // The orders a strategy sends at one instant, alike but for their quantity, are one order sliced
-  // for the trade list: the kernel's time, not the venue's, as latency jitter may part them.
+  // The orders a strategy sends in one hook call, alike but for their quantity, are one order
+  // sliced for the trade list, as in a paper or live session (see EntryBatches).
   const port = new LateExecutionPort((command) => {
     if (command.intent.kind === 'placeOrder')
-      records.batches.placed(command.strategyId, command.intent, kernel.state.now());
+      records.batches.placed(command.strategyId, command.intent, command.hookCall);
   });
   const first = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
   // A windowed run starts at the window's start: the bars it builds of a period opening there are whole.

@@ -33,10 +33,12 @@ export class InFlightCommands implements ExecutionPort {
   /**
    * @param port - the venue's execution port
    * @param now - the wall clock, epoch ms
+   * @param onSubmit - told each command as it goes to the venue (default: nothing)
    */
   constructor(
     private readonly port: ExecutionPort,
     private readonly now: () => number = () => Date.now(),
+    private readonly onSubmit: (command: ApprovedIntent) => void = () => undefined,
   ) {
     port.events.subscribe((event) => this.answered(event));
   }
@@ -65,6 +67,7 @@ export class InFlightCommands implements ExecutionPort {
           loan: `${intent.exchange} ${intent.coin}`,
         });
     }
+    this.onSubmit(command);
     this.port.submit(command);
   }
 

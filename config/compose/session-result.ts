@@ -49,6 +49,11 @@ export interface SessionRecord {
   /** Every fill, with the strategy owning its order when known (on file for a long run). */
   readonly fills: RecordLog<FillRecord>;
   /**
+   * The batch of an order's fills (`EntryBatches.batchOf`): the orders sliced in one hook call
+   * count as one order in the trade list; absent = each order its own.
+   */
+  readonly batchOf?: RoundTripOptions['batchOf'];
+  /**
    * The positions the venue held when the session began (see `adoptedPositionsOf`): the trade
    * list starts from their lots (entry order `adopted`); absent = none.
    */
@@ -140,6 +145,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
     contractSizeOf,
     spends: session.holdingSpends ?? [],
     adopted: session.adoptedPositions ?? [],
+    ...(session.batchOf === undefined ? {} : { batchOf: session.batchOf }),
   });
   const prices = session.sampler
     .priceSeries()

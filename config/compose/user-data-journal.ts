@@ -2,6 +2,7 @@ import {
   type AlgoOrderRecord,
   DENIAL_CODEC,
   type DenialRecord,
+  EntryBatches,
   EXECUTION_CODEC,
   type FillRecord,
   LiquidationJournal,
@@ -114,6 +115,13 @@ export class UserDataJournal {
   readonly trailingStops = new TrailingStopLog();
   /** Coin that left spot holdings without a fill (loan interest), found in the position reports. */
   readonly holdingSpends: HoldingSpends;
+  /**
+   * The orders each strategy sliced in one hook call (the session notes each placement as it is
+   * sent), so the trade list counts them as one order's, as a backtest's does. The trades are
+   * paired when the session ends: in a session of more placements than it remembers, the earliest
+   * orders count as batches of their own.
+   */
+  readonly batches = new EntryBatches();
   private readonly fills: SpillLog<FillRecord>;
   private readonly orders: OrderJournal;
   private readonly algoOrders: SessionAlgoOrders;

@@ -153,6 +153,7 @@ export async function writeVenueSessionReport(input: VenueSessionReportInput): P
     slots: input.slots,
     orders: userData.orders,
     fills: userData.fills,
+    batchOf: (clientOrderId) => journal.batches.batchOf(clientOrderId),
     holdingSpends: userData.holdingSpends,
     ...(input.adoptedPositions === undefined ? {} : { adoptedPositions: input.adoptedPositions }),
     algoOrders: userData.algoOrders,

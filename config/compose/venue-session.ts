@@ -138,8 +138,13 @@ async function startAndRunVenueSession(
   });
   const userData = hold?.of(legFills.events) ?? legFills.events;
 
-  // The strategies' commands, kept until answered: a stop waits for those still on their way.
-  const inFlight = new InFlightCommands(live.execution);
+  // The strategies' commands, kept until answered: a stop waits for those still on their way. The
+  // orders a strategy sends in one hook call, alike but for their quantity, are one order sliced
+  // for the trade list, as in a backtest (see EntryBatches).
+  const inFlight = new InFlightCommands(live.execution, undefined, (command) => {
+    if (command.intent.kind === 'placeOrder')
+      journal.batches.placed(command.strategyId, command.intent, command.hookCall);
+  });
   const riskGate = new RiskGate(riskGateConfigOf(config));
   const gate = metrics.timingGate(riskGate);
   // Named in the result's warnings, as a backtest names them: the denials after a trip explained.

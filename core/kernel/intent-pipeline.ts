@@ -51,6 +51,8 @@ export class IntentPipeline {
    * @param connectivity - the venue's stream states; new orders and modifies wait for a
    *   reconciled private stream
    * @param warmingUp - while the strategies warm up, why every intent is denied; else undefined
+   * @param hookCall - the number of the kernel's job (hook call) under way, stamped on each
+   *   strategy's command the gate is given as `hookCall` (default: none stamped)
    */
   constructor(
     private readonly state: KernelState,
@@ -64,6 +66,7 @@ export class IntentPipeline {
     private readonly emulator: TrailingStopEmulator<StrategyRunner>,
     private readonly connectivity: VenueConnectivity,
     private readonly warmingUp: () => string | undefined = () => undefined,
+    private readonly hookCall: () => number | undefined = () => undefined,
   ) {}
 
   /**
@@ -144,7 +147,13 @@ export class IntentPipeline {
    * execution port: a denied intent cancels no stop.
    */
   private pass(runner: StrategyRunner, intent: Intent, stops: readonly string[] = []): void {
-    const decision = this.gate.evaluate({ strategyId: runner.id, intent }, this.state);
+    // The gate approves the command it is given, stamped with the hook call that produced it.
+    const hookCall = this.hookCall();
+    const command =
+      hookCall === undefined
+        ? { strategyId: runner.id, intent }
+        : { strategyId: runner.id, intent, hookCall };
+    const decision = this.gate.evaluate(command, this.state);
     if (decision.kind === 'denied') {
       this.deny(runner, this.denial(runner, intent, 'risk', decision.check, decision.reason));
       return;

@@ -47,6 +47,7 @@ export class KernelLoop {
       return false;
     }
     const runner = this.parts.runners[timer.owner] as StrategyRunner;
+    this.work.beginTurn();
     this.parts.emulator.beginTurn();
     runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
     this.work.drainPending();
@@ -80,6 +81,11 @@ export class KernelLoop {
   /** @returns true while a job or a piece of work is being handled */
   get busy(): boolean {
     return this.work.busy;
+  }
+
+  /** @returns the number of the job being handled, a timer fired counting as one (see {@link WorkQueue.turn}) */
+  get turn(): number {
+    return this.work.turn;
   }
 
   /**

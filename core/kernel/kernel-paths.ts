@@ -30,6 +30,8 @@ export interface KernelPathHost {
   readonly connectivity: VenueConnectivity;
   /** While warming up, the reason every intent is denied; undefined when trading. */
   readonly warmingUp: () => string | undefined;
+  /** The number of the kernel's job being handled, stamped on each command sent (`hookCall`). */
+  readonly hookCall: () => number;
   /** Told of every command the venue refused, once its sender was told. */
   readonly refusedCommand: (event: CommandRejectedEvent) => void;
   /** Told of every User Data event the strategies are running for, before it is folded. */
@@ -66,7 +68,7 @@ export interface KernelPaths {
  * @returns the paths
  */
 export function kernelPaths(options: KernelOptions, host: KernelPathHost): KernelPaths {
-  const { state, runners, deny, push, connectivity, warmingUp } = host;
+  const { state, runners, deny, push, connectivity, warmingUp, hookCall } = host;
   const { requests, algosInFlight, closes } = state;
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
@@ -91,6 +93,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
     emulator,
     connectivity,
     warmingUp,
+    hookCall,
   );
   return {
     pipeline,

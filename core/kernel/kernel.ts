@@ -185,6 +185,7 @@ export class Kernel {
       },
       connectivity: this.connectivity,
       warmingUp: () => this.warmUp.denialReason(),
+      hookCall: () => this.loop.turn,
       refusedCommand: (event) => this.sweepRetries.refused(event),
       venueSaid: (event) => this.sweepRetries.venueSaid(event),
       algoChildGivenUp: (report) => this.algoChildGivenUp$.next(report),

@@ -8,6 +8,7 @@ export class WorkQueue<J> {
   private readonly backlog: J[] = [];
   private backlogHead = 0;
   private running = false;
+  private turns = 0;
 
   /** @param handle - handles one job */
   constructor(private readonly handle: (job: J) => void) {}
@@ -15,6 +16,20 @@ export class WorkQueue<J> {
   /** @returns true while a job or a piece of work is being handled */
   get busy(): boolean {
     return this.running;
+  }
+
+  /**
+   * The number of the job or piece of work being handled (the last one when idle): each gets the
+   * next, so every hook call it makes, and every intent that call sends, is told apart from those
+   * of any other job by this number, whatever the clock says.
+   */
+  get turn(): number {
+    return this.turns;
+  }
+
+  /** Counts what follows as a job of its own (each timer fired inside one piece of work). */
+  beginTurn(): void {
+    this.turns++;
   }
 
   /**
@@ -27,6 +42,7 @@ export class WorkQueue<J> {
       return;
     }
     this.running = true;
+    this.turns++;
     try {
       this.handle(job);
       if (this.backlog.length > 0) this.drain();
@@ -55,6 +71,7 @@ export class WorkQueue<J> {
       return;
     }
     this.running = true;
+    this.turns++;
     try {
       work(arg);
       if (this.backlog.length > 0) this.drain();
@@ -81,6 +98,7 @@ export class WorkQueue<J> {
     const backlog = this.backlog;
     while (this.backlogHead < backlog.length) {
       const job = backlog[this.backlogHead++] as J;
+      this.turns++;
       this.handle(job);
     }
     backlog.length = 0;

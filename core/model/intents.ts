@@ -202,4 +202,11 @@ export const CANCEL_INTENT_KINDS: ReadonlySet<IntentKind> = new Set([
 export interface StrategyIntent {
   readonly strategyId: string;
   readonly intent: Intent;
+  /**
+   * The kernel's number for the hook call (the job of its loop: an event, a timer, a piece of
+   * work) that produced the intent, stamped on each command the kernel sends: the intents of one
+   * call share it in every mode, however far apart they reach the venue. Absent on intents not
+   * yet through the kernel's pipeline, and on Keel's own cancels.
+   */
+  readonly hookCall?: number;
 }

@@ -9,10 +9,12 @@ const MAX_REMEMBERED = 100_000;
 
 /**
  * Which orders are one order sliced into several, for the trade list ({@link RoundTripBook}): the
- * orders one strategy sends at one instant of the run's clock (one hook call's, e.g. a target cut
- * into pieces of at most the instrument's `maxMarketSize`) for the same sym, side, positionSide,
- * order type and price form one batch, whose fills count as one order's. Orders that differ in
- * anything but quantity (a ladder of limits at several prices) are batches of their own.
+ * orders one strategy sends in one hook call (the kernel's `hookCall` on the command, e.g. a
+ * target cut into pieces of at most the instrument's `maxMarketSize`) for the same sym, side,
+ * positionSide, order type and price form one batch, whose fills count as one order's. The same
+ * in every mode: the call, not a clock, groups them, so slices a live venue receives a moment
+ * apart are still one batch. Orders that differ in anything but quantity (a ladder of limits at
+ * several prices) are batches of their own.
  */
 export class EntryBatches {
   private readonly batches = new Map<string, string>();
@@ -24,13 +26,15 @@ export class EntryBatches {
    * Notes an order as it is sent.
    * @param strategyId - the strategy sending it
    * @param order - the order
-   * @param at - the run's time of sending, epoch ms
+   * @param hookCall - the kernel's number for the hook call that sent it (`StrategyIntent.hookCall`);
+   *   undefined for one sent otherwise, a batch of its own
    */
-  placed(strategyId: string, order: PlaceOrderIntent, at: number): void {
+  placed(strategyId: string, order: PlaceOrderIntent, hookCall: number | undefined): void {
+    if (hookCall === undefined) return;
     const price = order.price === undefined ? '' : order.price.toString();
     this.batches.set(
       order.ref,
-      `${at}|${strategyId}|${order.sym}|${order.side}|${order.positionSide}|${order.orderType}|${price}`,
+      `${hookCall}|${strategyId}|${order.sym}|${order.side}|${order.positionSide}|${order.orderType}|${price}`,
     );
     if (this.batches.size > this.maxRemembered) {
       const oldest = this.batches.keys().next().value as string;

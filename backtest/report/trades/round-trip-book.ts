@@ -27,7 +27,7 @@ const MAX_HELD_TRADES = 1024;
  * left opens a new lot (in NET mode a BUY larger than the short position closes it and opens a
  * long). A trade is what one entry opened and one exit closed, where an entry or exit is one order,
  * or the orders of one batch (see {@link RoundTripBook.add}: one order sliced into several, sent
- * at one instant by one strategy), so how a strategy slices an order changes no trade. The fills
+ * in one hook call by one strategy), so how a strategy slices an order changes no trade. The fills
  * of an entry grow one lot (at their volume-weighted price) while no other entry opened a lot of
  * that sym and side after it, and every fill of one exit against one lot grows one trade, whatever
  * other fills (of other syms, or of other exits closing the same lot) come between. This is

@@ -23,6 +23,12 @@ export interface RoundTripOptions {
    * positions): each opens a lot first (`RoundTripBook.adopt`), so a fill reducing it closes it.
    */
   readonly adopted?: readonly AdoptedPosition[];
+  /**
+   * The batch of an order's fills by its clientOrderId (`EntryBatches.batchOf`): fills of the
+   * orders of one batch count as one order's (`RoundTripBook.add`); omitted, or undefined for an
+   * order, = the order is a batch of its own.
+   */
+  readonly batchOf?: (clientOrderId: string) => string | undefined;
 }
 
 /** The trades a list of fills makes: closed round trips and what is still open. */
@@ -58,8 +64,9 @@ export function roundTripsFromFills(fills: Iterable<FillRecord>, options: RoundT
   };
   let paired = 0;
   spendUpTo(paired);
+  const batchOf = options.batchOf;
   for (const fill of fills) {
-    book.add(fill);
+    book.add(fill, fill.strategyId, batchOf?.(fill.clientOrderId));
     spendUpTo(++paired);
   }
   book.flush();

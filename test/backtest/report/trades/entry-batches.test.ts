@@ -4,7 +4,7 @@ import { D } from '../../../../core/model/index.ts';
 import { aLimitOrder, aMarketOrder } from '../../../kit/intent-builders.ts';
 
 describe('entry batches', () => {
-  it('puts the orders one strategy sends at one instant, alike but for quantity, in one batch', () => {
+  it('puts the orders one strategy sends in one hook call, alike but for quantity, in one batch', () => {
     const batches = new EntryBatches();
     batches.placed('s', aMarketOrder({ ref: 'a', qty: D(1) }), 5);
     batches.placed('s', aMarketOrder({ ref: 'b', qty: D('0.5') }), 5);
@@ -12,7 +12,7 @@ describe('entry batches', () => {
     expect(batches.batchOf('b')).toBe(batches.batchOf('a'));
   });
 
-  it('keeps apart orders at another price, of another type, side, strategy or instant', () => {
+  it('keeps apart orders at another price, of another type, side, strategy or hook call', () => {
     const batches = new EntryBatches();
     batches.placed('s', aLimitOrder({ ref: 'rung-100', price: D(100) }), 5);
     batches.placed('s', aLimitOrder({ ref: 'rung-99', price: D(99) }), 5);
@@ -24,6 +24,12 @@ describe('entry batches', () => {
       batches.batchOf(ref),
     );
     expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('puts an order no hook call sent (no hookCall) in a batch of its own', () => {
+    const batches = new EntryBatches();
+    batches.placed('s', aMarketOrder({ ref: 'a' }), undefined);
+    expect(batches.batchOf('a')).toBeUndefined();
   });
 
   it('knows no batch of an order it was not told of, and forgets the oldest past its bound', () => {
