@@ -52,7 +52,7 @@ export interface OhlcvCsvContents {
  * yfinance's three-row `Price,Close,High,Low,Open,Volume` header, MetaTrader's
  * `date,time,open,...`, German exports' `Datum;Eröffnung;Hoch;Tief;Schluss`, Investing.com's
  * `Date,Price,Open,High,Low,Vol.,Change %`, Nasdaq.com's `Date,Close/Last,Volume,Open,High,Low`), parses times (epoch s / ms / us / ns, ISO 8601, SQL and common date
- * forms) in the given zone, checks each bar (low <= open, close <= high, no negative values),
+ * forms) in the given zone, checks each bar (low <= open, close <= high, prices above 0, no negative volume),
  * and orders the bars oldest first (a newest-first file is reversed).
  * @param text - the file's text
  * @param options - zone, epoch unit, time format, what the time means, interval, adjustment
