@@ -493,7 +493,7 @@ describe('OHLCV CSV reading', () => {
         (startSeconds, rows) => {
           const start = startSeconds * 1000;
           const lines = rows.map(([mid, up, down, vol], i) => {
-            const [o, h, l, c] = [mid, mid + up, Math.max(0, mid - down), mid].map((x) =>
+            const [o, h, l, c] = [mid, mid + up, Math.max(1, mid - down), mid].map((x) =>
               (x / 100).toFixed(2),
             );
             return `${start + i * 60_000},${o},${h},${l},${c},${vol}`;
