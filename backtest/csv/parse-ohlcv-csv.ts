@@ -1,6 +1,6 @@
 import { Info } from 'luxon';
 import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
-import { detectInterval, refuseOverlaps } from './bar-interval.ts';
+import { detectInterval, refuseCoarserBars, refuseOverlaps } from './bar-interval.ts';
 import { orderBars } from './bar-order.ts';
 import { barFrom } from './bar-prices.ts';
 import { type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
@@ -143,6 +143,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   if (raw.length === 0) throw new CsvImportError(file, 0, 'the file holds no bars');
   const ordered = orderBars(raw, reject, skipped, zone);
   skipped.sort((a, b) => a.line - b.line);
+  if (options.interval !== undefined) refuseCoarserBars(ordered, options.interval, file);
   const interval = options.interval ?? detectInterval(ordered, file);
   refuseOverlaps(ordered, interval, file, zone);
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
