@@ -45,7 +45,7 @@ export function barFrom(
       ];
   if (broken.length > 0)
     return `bar ${open}/${high}/${low}/${close} (open/high/low/close) is not consistent: ${broken.join(', ')}`;
-  if (adjust && adjCloseText !== undefined && !c.isZero()) {
+  if (adjust && adjCloseText !== undefined) {
     const adjClose = decimalText(adjCloseText);
     if (adjClose === null) return `adj close ${JSON.stringify(adjCloseText)} is not a number`;
     const factor = D(adjClose).div(c);

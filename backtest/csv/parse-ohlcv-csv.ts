@@ -30,7 +30,10 @@ export interface OhlcvCsvOptions {
   readonly timestampIs?: 'open' | 'close';
   /** The bar interval; detected from the most common gap between bars when omitted. */
   readonly interval?: BarInterval;
-  /** Scale open, high, low and close by Adj Close / Close (splits, dividends); default false. */
+  /**
+   * Scale open, high, low and close by Adj Close / Close (splits, dividends); default false. A file
+   * without an Adj Close column is refused under it.
+   */
   readonly adjust?: boolean;
   /** What to do with a row that is not a valid bar: stop with an error (default) or skip it. */
   readonly onInvalidRow?: 'error' | 'skip';
@@ -77,6 +80,13 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   const first = splitCsvLine(lines[firstIndex] as string, delimiter);
   const layout = looksLikeHeader(first) ? layoutFromHeader(first, delimiter) : layoutWithoutHeader(first);
   if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
+  if (options.adjust === true && layout.adjClose === undefined) {
+    throw new CsvImportError(
+      file,
+      firstIndex + 1,
+      `--adjust (adjust: true) scales prices by Adj Close / Close, but ${layout.hasHeader ? `header ${JSON.stringify(first.join(delimiter))} has` : 'a file without a header has'} no Adj Close column: leave --adjust out, or export the file with Adj Close`,
+    );
+  }
 
   const columns = columnCount(first);
   const firstRow = firstIndex + (layout.hasHeader ? 1 : 0);
