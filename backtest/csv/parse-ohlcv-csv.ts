@@ -12,7 +12,13 @@ import {
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 import { CsvImportError } from './csv-import-error.ts';
-import { EMPTY_VALUES, numberStyleOf, pointDecimal, ungroupedDecimal } from './csv-numbers.ts';
+import {
+  type DecimalMark,
+  EMPTY_VALUES,
+  numberStyleOf,
+  pointDecimal,
+  ungroupedDecimal,
+} from './csv-numbers.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
 
@@ -35,6 +41,11 @@ export interface OhlcvCsvOptions {
    * without an Adj Close column is refused under it.
    */
   readonly adjust?: boolean;
+  /**
+   * The decimal mark the numbers are written with; detected when omitted, and a file whose numbers
+   * read two ways (`151.234` and `1,234` in a tab file) is refused without it.
+   */
+  readonly decimalMark?: DecimalMark;
   /** What to do with a row that is not a valid bar: stop with an error (default) or skip it. */
   readonly onInvalidRow?: 'error' | 'skip';
 }
@@ -76,7 +87,16 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   const firstIndex = lines.findIndex((l) => l.trim() !== '');
   if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
   const delimiter = detectDelimiter(lines[firstIndex] as string);
-  const { decimalComma, commaGrouping } = numberStyleOf(lines, firstIndex, delimiter);
+  const style = numberStyleOf(lines, firstIndex, delimiter, options.decimalMark);
+  if ('point' in style) {
+    const { point, comma } = style;
+    throw new CsvImportError(
+      file,
+      0,
+      `the numbers read two ways: ${JSON.stringify(point.text)} (line ${point.line}) is ${point.text} with a decimal point or ${point.text.replace('.', '')} with a decimal comma, and ${JSON.stringify(comma.text)} (line ${comma.line}) is ${comma.text.replace(/[.,]/g, '')} or ${pointDecimal(comma.text)}; pass --decimal-mark point or --decimal-mark comma (decimalMark in a CSV entry)`,
+    );
+  }
+  const { decimalComma, commaGrouping } = style;
   const first = splitCsvLine(lines[firstIndex] as string, delimiter);
   const layout = looksLikeHeader(first) ? layoutFromHeader(first, delimiter) : layoutWithoutHeader(first);
   if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
