@@ -6,7 +6,7 @@ const DAY = 86_400_000;
 /** A CSV of `count` bars starting at 2024-01-01 UTC, `stepMs` apart, skipping the times `skip` rejects. */
 function csvOf(count: number, stepMs: number, skip: (ts: number) => boolean = () => false): string {
   const rows = ['timestamp,open,high,low,close,volume'];
-  for (let i = 0, ts = Date.UTC(2024, 0, 1); rows.length <= count; i++, ts += stepMs)
+  for (let ts = Date.UTC(2024, 0, 1); rows.length <= count; ts += stepMs)
     if (!skip(ts)) rows.push(`${ts},10,11,9,10,5`);
   return rows.join('\n');
 }

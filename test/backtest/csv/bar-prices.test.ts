@@ -30,6 +30,8 @@ describe('bar prices', () => {
     );
     const { bars, skipped } = parseOhlcvCsv(text, { epochUnit: 'ms', onInvalidRow: 'skip' });
     expect(bars.map((b) => b.line)).toEqual([2, 4, 5]);
-    expect(skipped).toEqual([{ line: 3, reason: 'open "0" is not a price above 0 (missing data written as 0?)' }]);
+    expect(skipped).toEqual([
+      { line: 3, reason: 'open "0" is not a price above 0 (missing data written as 0?)' },
+    ]);
   });
 });
