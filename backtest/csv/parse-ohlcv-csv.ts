@@ -6,6 +6,7 @@ import { barFrom } from './bar-prices.ts';
 import { type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
 import {
   type ColumnLayout,
+  columnMapping,
   layoutFromHeader,
   layoutWithoutHeader,
   looksLikeHeader,
@@ -21,6 +22,7 @@ import {
 } from './csv-numbers.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
+import { volumeColumn, volumeWarnings } from './volume-column.ts';
 
 /** Options of {@link parseOhlcvCsv}. */
 export interface OhlcvCsvOptions {
@@ -56,8 +58,15 @@ export interface OhlcvCsvContents {
   readonly interval: BarInterval;
   readonly layout: ColumnLayout;
   readonly delimiter: string;
-  /** Rows left out: empty rows like Yahoo's `null` holidays always, invalid rows under `skip`. */
+  /**
+   * Rows left out: a title or URL line before the header and empty rows like Yahoo's `null`
+   * holidays always, invalid rows under `skip`.
+   */
   readonly skipped: readonly SkippedRow[];
+  /** Which column each field was read from: `time=Date, open=Open, ..., volume=<none → 0>`. */
+  readonly columns: string;
+  /** What looks wrong though the file read: no volume column, or a volume of 0 on every bar. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -84,8 +93,17 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     );
   }
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const firstIndex = lines.findIndex((l) => l.trim() !== '');
+  const skipped: SkippedRow[] = [];
+  let firstIndex = lines.findIndex((l) => l.trim() !== '');
   if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
+  const afterTitle = lineAfterTitle(lines, firstIndex);
+  if (afterTitle !== undefined) {
+    skipped.push({
+      line: firstIndex + 1,
+      reason: `one field, no row of bars: a title or URL line before the header (${JSON.stringify((lines[firstIndex] as string).trim())})`,
+    });
+    firstIndex = afterTitle;
+  }
   const delimiter = detectDelimiter(lines[firstIndex] as string);
   const style = numberStyleOf(lines, firstIndex, delimiter, options.decimalMark);
   if ('point' in style) {
@@ -124,7 +142,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     format: options.timeFormat,
     ...(slashOrder === undefined ? {} : { slashOrder }),
   };
-  const skipped: SkippedRow[] = [];
+  const volume = volumeColumn(layout, lines, firstRow, delimiter);
   const raw: RawBar[] = [];
   const reject = (line: number, reason: string): void => {
     if (options.onInvalidRow === 'skip') skipped.push({ line, reason });
@@ -163,7 +181,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     }
     const bar = barFrom(
       prices,
-      num(layout.volume),
+      num(volume),
       layout.adjClose === undefined ? undefined : num(layout.adjClose),
       options.adjust === true,
     );
@@ -178,7 +196,27 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   refuseOverlaps(ordered, interval, file, zone);
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
   const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
-  return { bars, interval, layout, delimiter, skipped };
+  const header = layout.hasHeader ? first.join(delimiter) : undefined;
+  return {
+    bars,
+    interval,
+    layout,
+    delimiter,
+    skipped,
+    columns: columnMapping(layout, volume),
+    warnings: volumeWarnings(layout, volume, bars, header),
+  };
+}
+
+/**
+ * The index of the line after a leading title or URL line (CryptoDataDownload's first line is
+ * its address): a line of one field, whatever the separator, followed by one of several fields.
+ */
+function lineAfterTitle(lines: readonly string[], firstIndex: number): number | undefined {
+  const fieldCount = (line: string): number => splitCsvLine(line, detectDelimiter(line)).length;
+  if (fieldCount(lines[firstIndex] as string) > 1) return undefined;
+  const next = lines.findIndex((l, i) => i > firstIndex && l.trim() !== '');
+  return next !== -1 && fieldCount(lines[next] as string) > 1 ? next : undefined;
 }
 
 /** The time text of every non-empty row from `firstRow` on, with its line. */

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { type BarInterval, parseSym } from '../../core/model/index.ts';
 import type { SessionHeaderInit } from '../recording/index.ts';
 import { CsvImportError } from './csv-import-error.ts';
+import { decodeCsvText } from './csv-text.ts';
 import { type KlineMessage, klineMessage } from './kline-messages.ts';
 import type { SkippedRow } from './ohlcv-bar.ts';
 import { type OhlcvCsvOptions, parseOhlcvCsv } from './parse-ohlcv-csv.ts';
@@ -31,7 +32,15 @@ export interface OhlcvCsvBars {
   readonly firstOpenTime: number;
   readonly lastCloseTime: number;
   readonly skipped: readonly SkippedRow[];
-  /** What looks wrong though the file read (a US equity's times that look like New York time read as UTC). */
+  /**
+   * Which column each field was read from (`time=Date, ..., volume=<none → 0>`), and the text's
+   * encoding when it is not UTF-8.
+   */
+  readonly columns: string;
+  /**
+   * What looks wrong though the file read: no volume column or a volume of 0 on every bar, a US
+   * equity's times that look like New York time read as UTC.
+   */
   readonly warnings: readonly string[];
 }
 
@@ -46,12 +55,13 @@ export interface OhlcvCsvBars {
  */
 export async function readOhlcvCsvBars(source: OhlcvCsvSource): Promise<OhlcvCsvBars> {
   parseSym(source.sym);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(source.input, 'utf8');
+    bytes = await readFile(source.input);
   } catch (cause) {
     throw new CsvImportError(source.input, 0, `cannot be read (${(cause as Error).message})`);
   }
+  const { text, encoding } = decodeCsvText(bytes);
   const contents = parseOhlcvCsv(text, { ...source, file: source.input });
   const messages = contents.bars.map((bar) => klineMessage(source.sym, contents.interval, bar));
   const zoneWarning = usEquityZoneWarning(
@@ -77,6 +87,7 @@ export async function readOhlcvCsvBars(source: OhlcvCsvSource): Promise<OhlcvCsv
     firstOpenTime: first.openTime,
     lastCloseTime: last.ts,
     skipped: contents.skipped,
-    warnings: zoneWarning === undefined ? [] : [zoneWarning],
+    columns: `${contents.columns}${encoding === 'utf-8' ? '' : `; text decoded as ${encoding}`}`,
+    warnings: [...contents.warnings, ...(zoneWarning === undefined ? [] : [zoneWarning])],
   };
 }

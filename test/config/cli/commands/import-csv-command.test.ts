@@ -177,6 +177,21 @@ describe('keel import-csv', () => {
     expect(recordingOf(out).bars).toHaveLength(3);
   });
 
+  it('shows the columns it read each field from, and warns when no column holds the volume', async () => {
+    const { csv, out } = files([
+      'Date,Open,High,Low,Close',
+      '2024-03-07,100,104,98,102',
+      '2024-03-08,102,106,100,104',
+    ]);
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
+    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout.split('\n').slice(1)).toEqual([
+      '  columns: time=Date, open=Open, high=High, low=Low, close=Close, volume=<none → 0>',
+      '⚠ no volume column (header "Date,Open,High,Low,Close"): every bar\'s volume is 0',
+      '',
+    ]);
+  });
+
   it('reads a file whose numbers read two ways with the --decimal-mark given, and refuses it without', async () => {
     const { csv, out } = files([
       'Date\tOpen\tHigh\tLow\tClose\tVolume',
