@@ -41,6 +41,9 @@ export function refuseOverlaps(
   }
 }
 
+/** Keel's intervals as a list for messages: `1m, 5m, 15m, 1h, 4h, 1d`. */
+const KEEL_INTERVALS = Object.keys(BAR_INTERVAL_MS).join(', ');
+
 /**
  * The bar interval: the most common gap between consecutive bars (the smallest on a tie), which
  * must be one of Keel's intervals. Weekend and holiday gaps in daily or intraday files do not
@@ -54,6 +57,43 @@ export function detectInterval(bars: readonly RawBar[], file: string): BarInterv
   if (bars.length < 2) {
     throw new CsvImportError(file, 0, 'one bar is not enough to tell the interval; pass --interval');
   }
+  const gap = mostCommonGap(bars);
+  const interval = intervalOf(gap);
+  if (interval === undefined) {
+    throw new CsvImportError(
+      file,
+      0,
+      `bars are mostly ${spacing(gap)} apart (${gap} ms), which is none of Keel's intervals (${KEEL_INTERVALS}): resample the file to one of them first`,
+    );
+  }
+  return interval;
+}
+
+/**
+ * Refuses bars mostly a multiple of the interval given apart (weekly bars passed as `1d`, 30m bars
+ * as `15m`): read as bars of the shorter interval, each would show its high, low and close when
+ * the first of its shorter bars closes, long before they were known. Gaps of weekends and holidays
+ * do not count: the most common gap decides.
+ * @param bars - the bars oldest first
+ * @param interval - the interval given
+ * @param file - file name for the error
+ * @throws CsvImportError naming the bars' real spacing and what to do
+ */
+export function refuseCoarserBars(bars: readonly RawBar[], interval: BarInterval, file: string): void {
+  if (bars.length < 2) return;
+  const ms = BAR_INTERVAL_MS[interval];
+  const gap = mostCommonGap(bars);
+  if (gap <= ms || gap % ms !== 0) return;
+  const fits = intervalOf(gap);
+  throw new CsvImportError(
+    file,
+    0,
+    `bars are mostly ${spacing(gap)} apart (${gap} ms), ${gap / ms} times the ${interval} interval given: read as ${interval} bars, each would show the high, low and close of ${spacing(gap)}, ${spacing(gap - ms)} early; ${fits === undefined ? `resample the file to one of Keel's intervals (${KEEL_INTERVALS}) first` : `pass --interval ${fits}`}`,
+  );
+}
+
+/** The most common gap between consecutive bars, the smallest on a tie. */
+function mostCommonGap(bars: readonly RawBar[]): number {
   const counts = new Map<number, number>();
   for (let i = 1; i < bars.length; i++) {
     const gap = (bars[i] as RawBar).ts - (bars[i - 1] as RawBar).ts;
@@ -67,13 +107,25 @@ export function detectInterval(bars: readonly RawBar[], file: string): BarInterv
       bestCount = count;
     }
   }
-  const interval = (Object.keys(BAR_INTERVAL_MS) as BarInterval[]).find((k) => BAR_INTERVAL_MS[k] === best);
-  if (interval === undefined) {
-    throw new CsvImportError(
-      file,
-      0,
-      `bars are mostly ${best} ms apart, which is none of Keel's intervals (${Object.keys(BAR_INTERVAL_MS).join(', ')}); pass --interval`,
-    );
-  }
-  return interval;
+  return best;
+}
+
+/** Keel's interval of exactly `ms`, if any. */
+function intervalOf(ms: number): BarInterval | undefined {
+  return (Object.keys(BAR_INTERVAL_MS) as BarInterval[]).find((k) => BAR_INTERVAL_MS[k] === ms);
+}
+
+const SPACING_UNITS: readonly (readonly [number, string])[] = [
+  [86_400_000, 'day'],
+  [3_600_000, 'hour'],
+  [60_000, 'minute'],
+  [1_000, 'second'],
+];
+
+/** A gap in words, in the largest unit it is a whole number of: `7 days`, `30 minutes`, `1500 ms`. */
+function spacing(ms: number): string {
+  const unit = SPACING_UNITS.find(([size]) => ms % size === 0);
+  if (unit === undefined) return `${ms} ms`;
+  const n = ms / unit[0];
+  return `${n} ${unit[1]}${n === 1 ? '' : 's'}`;
 }

@@ -3,8 +3,10 @@ import { decimalText, EMPTY_VALUES, volumeDecimalText } from './csv-numbers.ts';
 import type { OhlcvBar } from './ohlcv-bar.ts';
 
 /**
- * A row's prices and volume as a checked bar: each a non-negative number, low <= open, close <=
- * high, an empty volume read as 0, and under `adjust` the prices scaled by Adj Close / Close.
+ * A row's prices and volume as a checked bar: each price above 0 (a 0 is missing data written as a
+ * number, pandas' `fillna(0)` or a vendor's empty bar, that a backtest would fill at), the volume
+ * non-negative, low <= open, close <= high, an empty volume read as 0, and under `adjust` the
+ * prices scaled by Adj Close / Close.
  * @param prices - open, high, low and close as written (decimal point)
  * @param volumeText - the volume as written
  * @param adjCloseText - the Adj Close as written, when the layout has one
@@ -23,6 +25,8 @@ export function barFrom(
     const v = decimalText(prices[k] as string);
     if (v === null || v.startsWith('-'))
       return `${names[k]} ${JSON.stringify(prices[k])} is not a non-negative number`;
+    if (D(v).isZero())
+      return `${names[k]} ${JSON.stringify(prices[k])} is not a price above 0 (missing data written as 0?)`;
     values.push(v);
   }
   let [open, high, low, close] = values as [string, string, string, string];
@@ -41,7 +45,7 @@ export function barFrom(
       ];
   if (broken.length > 0)
     return `bar ${open}/${high}/${low}/${close} (open/high/low/close) is not consistent: ${broken.join(', ')}`;
-  if (adjust && adjCloseText !== undefined && !c.isZero()) {
+  if (adjust && adjCloseText !== undefined) {
     const adjClose = decimalText(adjCloseText);
     if (adjClose === null) return `adj close ${JSON.stringify(adjCloseText)} is not a number`;
     const factor = D(adjClose).div(c);

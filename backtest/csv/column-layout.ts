@@ -21,6 +21,13 @@ export interface ColumnLayout {
   readonly adjClose?: number;
   /** Missing volume imports as 0. */
   readonly volume?: number;
+  /**
+   * MetaTrader's `<TICKVOL>` beside its `<VOL>`: the volume read instead when `<VOL>` (the real
+   * volume, 0 for forex and CFDs) is 0 on every row.
+   */
+  readonly tickVolume?: number;
+  /** The file's column names (the header's), or `column 1`, `column 2`... without a header. */
+  readonly names: readonly string[];
 }
 
 const TIME_NAMES = [
@@ -60,6 +67,11 @@ const NAMES: Readonly<Record<'open' | 'high' | 'low' | 'close' | 'adjClose' | 'v
     // list win).
     volume: ['volume', 'vol', 'v', 'basevolume', 'volume_base', 'tickvol', 'stücke', 'stuecke', 'volumen'],
   };
+/**
+ * A volume in a named asset, CryptoDataDownload's `Volume BTC,Volume USDT`: the first is the base
+ * asset's (the quantity traded), taken when no column is named a volume alone.
+ */
+const ASSET_VOLUME = /^volume[a-z0-9]+$/;
 
 function normalise(name: string): string {
   return name
@@ -83,8 +95,10 @@ export function looksLikeHeader(fields: readonly string[]): boolean {
  * Finds the columns from a header row (case, spaces, dots and `<...>` ignored: `Adj Close`,
  * `<OPEN>`, `open_time` all match; yfinance's `Price` heads its time column; German exports' `Datum`,
  * `Eröffnung`, `Hoch`, `Tief`, `Schluss`, `Stücke` or `Volumen` are read too, as are Investing.com's
- * `Price` and `Vol.` and Nasdaq.com's `Close/Last`). With no time column named, an unnamed first
- * column is the time (pandas writes a datetime index so: `,Open,High,...`).
+ * `Price` and `Vol.` and Nasdaq.com's `Close/Last`; with no column named a volume alone, the first
+ * `Volume <asset>`, CryptoDataDownload's base-asset `Volume BTC`). With no time column named, an
+ * unnamed first column is the time (pandas writes a datetime index so: `,Open,High,...`).
+ * MetaTrader's `<TICKVOL>` beside its `<VOL>` is kept as {@link ColumnLayout.tickVolume}.
  * @param header - the header fields
  * @param delimiter - the file's field separator, to echo the header as the file writes it
  * @returns the layout, or a sentence saying which column is missing
@@ -112,6 +126,8 @@ export function layoutFromHeader(header: readonly string[], delimiter = ','): Co
   const high = find(NAMES.high);
   const low = find(NAMES.low);
   const close = find(NAMES.close) ?? (yfinance ? undefined : find(PRICE_AS_CLOSE));
+  const volume = find(NAMES.volume) ?? indexOf(names.findIndex((n) => ASSET_VOLUME.test(n)));
+  const tickVolume = find(['tickvol']);
   const missing = Object.entries({ time, open, high, low, close })
     .filter(([, v]) => v === undefined)
     .map(([k]) => k);
@@ -128,8 +144,15 @@ export function layoutFromHeader(header: readonly string[], delimiter = ','): Co
     low: low as number,
     close: close as number,
     ...optional('adjClose', find(NAMES.adjClose)),
-    ...optional('volume', find(NAMES.volume)),
+    ...optional('volume', volume),
+    ...optional('tickVolume', tickVolume === volume ? undefined : tickVolume),
+    names: header,
   };
+}
+
+/** An index `findIndex` gave, undefined for its -1. */
+function indexOf(index: number): number | undefined {
+  return index === -1 ? undefined : index;
 }
 
 function optional<K extends string>(key: K, index: number | undefined): { [P in K]?: number } {
@@ -153,6 +176,7 @@ export function layoutWithoutHeader(fields: readonly string[]): ColumnLayout | s
       low: 4,
       close: 5,
       ...optional('volume', fields.length > 6 ? 6 : undefined),
+      names: numberedColumns(fields.length),
     };
   }
   if (fields.length >= 5) {
@@ -164,7 +188,41 @@ export function layoutWithoutHeader(fields: readonly string[]): ColumnLayout | s
       low: 3,
       close: 4,
       ...optional('volume', fields.length > 5 ? 5 : undefined),
+      names: numberedColumns(fields.length),
     };
   }
   return `a file without a header needs at least time,open,high,low,close; the first row has ${fields.length} field(s)`;
+}
+
+/** `column 1`, `column 2`... for a file without a header. */
+function numberedColumns(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `column ${i + 1}`);
+}
+
+/**
+ * Which column each field was read from, as the import's summary shows it:
+ * `time=Date, open=Open, ..., volume=Volume` (`volume=<none → 0>` when no column holds it).
+ * @param layout - the layout
+ * @param volume - the volume column read (the layout's, or its `<TICKVOL>` in its stead)
+ * @returns the mapping, one `field=column` per field
+ */
+export function columnMapping(layout: ColumnLayout, volume: number | undefined): string {
+  const name = (index: number): string => layout.names[index] || `column ${index + 1}`;
+  const time =
+    layout.timeOfDay === undefined ? name(layout.time) : `${name(layout.time)} ${name(layout.timeOfDay)}`;
+  const volumeName =
+    volume === undefined
+      ? '<none → 0>'
+      : volume === layout.volume || layout.volume === undefined
+        ? name(volume)
+        : `${name(volume)} (${name(layout.volume)} is 0 throughout)`;
+  return [
+    `time=${time}`,
+    `open=${name(layout.open)}`,
+    `high=${name(layout.high)}`,
+    `low=${name(layout.low)}`,
+    `close=${name(layout.close)}`,
+    ...(layout.adjClose === undefined ? [] : [`adjClose=${name(layout.adjClose)}`]),
+    `volume=${volumeName}`,
+  ].join(', ');
 }

@@ -8,14 +8,20 @@ export const EMPTY_VALUES: ReadonlySet<string> = new Set(['', 'null', 'nan', 'na
 
 const DECIMAL_COMMA_NUMBER = /^[-+]?\d[\d.]*,\d+$/;
 const GROUPED_NUMBER = /^[-+]?\d{1,3}(\.\d{3})*(,\d+)?$/;
-/** Cells only a decimal-point file writes: `1,234.5`, `1,234,567`, `189.5`, `0.1234` (not `1.234`). */
+/** Cells only a decimal-point file writes: `1,234.5`, `1,234,567`, `189.5`, `0.1234`, `0.125` (not `1.234`). */
 const DECIMAL_POINT_CELLS = [
   /^[-+$]?[1-9]\d{0,2}(,\d{3})+\.\d+[KMB]?$/,
   /^[-+$]?[1-9]\d{0,2}(,\d{3}){2,}[KMB]?$/,
   /^[-+$]?\d+\.(\d{1,2}|\d{4,})[KMB]?$/,
+  /^[-+$]?0\.\d+[KMB]?$/,
 ];
 /** Cells only a decimal-comma file writes: `1,5`, `0,125`, `1,2345`, `1.234,5`. */
 const DECIMAL_COMMA_CELLS = [/^[-+]?\d+,(\d{1,2}|\d{4,})$/, /^[-+]?0,\d+$/, /^[-+]?\d{1,3}(\.\d{3})+,\d+$/];
+/** `151.234`: 151.234 with a decimal point, 151234 with a decimal comma. */
+const POINT_OR_GROUPED = /^[-+]?[1-9]\d{0,2}\.\d{3}$/;
+
+/** The decimal mark a file writes, when the user says it: `point` (`1,234.5`) or `comma` (`1.234,5`). */
+export type DecimalMark = 'point' | 'comma';
 
 /** How a file writes its numbers: which mark is decimal, and whether commas group thousands. */
 export interface NumberStyle {
@@ -25,31 +31,61 @@ export interface NumberStyle {
   readonly commaGrouping: boolean;
 }
 
+/** A cell's text and its 1-based line. */
+export interface CellAt {
+  readonly text: string;
+  readonly line: number;
+}
+
+/**
+ * Cells of a file that read two ways and no cell deciding: `151.234` (a point, or a grouping dot)
+ * and `1,234` (a grouping comma, or a decimal comma).
+ */
+export interface TwoWayNumbers {
+  readonly point: CellAt;
+  readonly comma: CellAt;
+}
+
 /**
  * How a file writes its numbers, seen in the fields after the first of its first thousand rows.
- * A cell only one style writes decides (`1,5` or `1.234,5`: decimal comma; `189.50` or
- * `1,234.50`: decimal point). `12,345` alone could be either: a file not separated by commas is
- * then read with a decimal comma, as European exports write it; a comma-separated one is not
- * read either way (such numbers are refused, not read 1000 times too large or small).
+ * A cell only one style writes decides (`1,5`, `0,125` or `1.234,5`: decimal comma; `189.50`,
+ * `0.125` or `1,234.50`: decimal point). `12,345` alone could be either: a file not separated by
+ * commas is then read with a decimal comma, as European exports write it, unless it also writes
+ * `151.234` (a price with three decimals, or a thousand grouped with a dot): that file reads two
+ * ways, which the caller refuses. A comma-separated one is not read either way (such numbers are
+ * refused, not read 1000 times too large or small). A decimal mark given decides alone.
  * @param lines - the file's lines
  * @param firstIndex - index of the first non-empty line (the header or first row)
  * @param delimiter - the file's separator
- * @returns the file's style
+ * @param mark - the decimal mark the user gave, if any
+ * @returns the file's style, or a cell of each kind when it reads two ways
  */
-export function numberStyleOf(lines: readonly string[], firstIndex: number, delimiter: string): NumberStyle {
+export function numberStyleOf(
+  lines: readonly string[],
+  firstIndex: number,
+  delimiter: string,
+  mark?: DecimalMark,
+): NumberStyle | TwoWayNumbers {
+  if (mark !== undefined) return { decimalComma: mark === 'comma', commaGrouping: mark === 'point' };
   const end = Math.min(lines.length, firstIndex + 1001);
   let point = false;
-  let ambiguousComma = false;
+  let ambiguousComma: CellAt | undefined;
+  let ambiguousPoint: CellAt | undefined;
   for (let i = firstIndex + 1; i < end; i++) {
     for (const field of splitCsvLine(lines[i] as string, delimiter).slice(1)) {
       if (DECIMAL_COMMA_CELLS.some((pattern) => pattern.test(field)))
         return { decimalComma: delimiter !== ',', commaGrouping: false };
       point ||= DECIMAL_POINT_CELLS.some((pattern) => pattern.test(field));
-      ambiguousComma ||= DECIMAL_COMMA_NUMBER.test(field);
+      if (ambiguousComma === undefined && DECIMAL_COMMA_NUMBER.test(field))
+        ambiguousComma = { text: field, line: i + 1 };
+      if (ambiguousPoint === undefined && POINT_OR_GROUPED.test(field))
+        ambiguousPoint = { text: field, line: i + 1 };
     }
   }
   if (point) return { decimalComma: false, commaGrouping: true };
-  return { decimalComma: delimiter !== ',' && ambiguousComma, commaGrouping: false };
+  if (delimiter !== ',' && ambiguousComma !== undefined && ambiguousPoint !== undefined)
+    return { point: ambiguousPoint, comma: ambiguousComma };
+  return { decimalComma: delimiter !== ',' && ambiguousComma !== undefined, commaGrouping: false };
 }
 
 /**

@@ -17,7 +17,10 @@ export interface OhlcvImportOptions extends OhlcvCsvSource {
 
 /** What an import wrote. */
 export interface OhlcvImportSummary
-  extends Pick<OhlcvCsvBars, 'interval' | 'firstOpenTime' | 'lastCloseTime' | 'skipped' | 'warnings'> {
+  extends Pick<
+    OhlcvCsvBars,
+    'interval' | 'firstOpenTime' | 'lastCloseTime' | 'skipped' | 'columns' | 'warnings'
+  > {
   readonly output: string;
   readonly bars: number;
 }
@@ -26,7 +29,7 @@ export interface OhlcvImportSummary
  * Imports an OHLCV CSV file into a session recording of closed KLINE pushes, one per bar,
  * each received at its bar's close time, so a bar backtest replays it like a recorded session.
  * @param options - input, output, sym and the CSV reading options
- * @returns how many bars, the interval, the time span, the rows skipped and what looks wrong
+ * @returns how many bars, the interval, the time span, the rows skipped, the columns read and what looks wrong
  * @throws CsvImportError naming file and line when the CSV cannot be read as bars (see
  *   {@link readOhlcvCsvBars}, which it shares with a backtest replaying a CSV), or naming the
  *   output when it is the CSV itself or not a `.jsonl` / `.jsonl.gz` name (checked before reading)
@@ -62,6 +65,7 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
     firstOpenTime: bars.firstOpenTime,
     lastCloseTime: bars.lastCloseTime,
     skipped: bars.skipped,
+    columns: bars.columns,
     warnings: bars.warnings,
   };
 }

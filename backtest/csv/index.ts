@@ -9,6 +9,7 @@ export type { ColumnLayout } from './column-layout.ts';
 export { layoutFromHeader, layoutWithoutHeader, looksLikeHeader } from './column-layout.ts';
 export { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 export { CsvImportError } from './csv-import-error.ts';
+export type { DecimalMark } from './csv-numbers.ts';
 export type { OhlcvImportOptions, OhlcvImportSummary } from './import-ohlcv-csv.ts';
 export { importOhlcvCsv } from './import-ohlcv-csv.ts';
 export type { KlineMessage } from './kline-messages.ts';

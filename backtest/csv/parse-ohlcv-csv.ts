@@ -1,20 +1,28 @@
 import { Info } from 'luxon';
 import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
-import { detectInterval, refuseOverlaps } from './bar-interval.ts';
+import { detectInterval, refuseCoarserBars, refuseOverlaps } from './bar-interval.ts';
 import { orderBars } from './bar-order.ts';
 import { barFrom } from './bar-prices.ts';
 import { type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
 import {
   type ColumnLayout,
+  columnMapping,
   layoutFromHeader,
   layoutWithoutHeader,
   looksLikeHeader,
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 import { CsvImportError } from './csv-import-error.ts';
-import { EMPTY_VALUES, numberStyleOf, pointDecimal, ungroupedDecimal } from './csv-numbers.ts';
+import {
+  type DecimalMark,
+  EMPTY_VALUES,
+  numberStyleOf,
+  pointDecimal,
+  ungroupedDecimal,
+} from './csv-numbers.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
+import { volumeColumn, volumeWarnings } from './volume-column.ts';
 
 /** Options of {@link parseOhlcvCsv}. */
 export interface OhlcvCsvOptions {
@@ -30,8 +38,16 @@ export interface OhlcvCsvOptions {
   readonly timestampIs?: 'open' | 'close';
   /** The bar interval; detected from the most common gap between bars when omitted. */
   readonly interval?: BarInterval;
-  /** Scale open, high, low and close by Adj Close / Close (splits, dividends); default false. */
+  /**
+   * Scale open, high, low and close by Adj Close / Close (splits, dividends); default false. A file
+   * without an Adj Close column is refused under it.
+   */
   readonly adjust?: boolean;
+  /**
+   * The decimal mark the numbers are written with; detected when omitted, and a file whose numbers
+   * read two ways (`151.234` and `1,234` in a tab file) is refused without it.
+   */
+  readonly decimalMark?: DecimalMark;
   /** What to do with a row that is not a valid bar: stop with an error (default) or skip it. */
   readonly onInvalidRow?: 'error' | 'skip';
 }
@@ -42,8 +58,15 @@ export interface OhlcvCsvContents {
   readonly interval: BarInterval;
   readonly layout: ColumnLayout;
   readonly delimiter: string;
-  /** Rows left out: empty rows like Yahoo's `null` holidays always, invalid rows under `skip`. */
+  /**
+   * Rows left out: a title or URL line before the header and empty rows like Yahoo's `null`
+   * holidays always, invalid rows under `skip`.
+   */
   readonly skipped: readonly SkippedRow[];
+  /** Which column each field was read from: `time=Date, open=Open, ..., volume=<none → 0>`. */
+  readonly columns: string;
+  /** What looks wrong though the file read: no volume column, or a volume of 0 on every bar. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -52,7 +75,7 @@ export interface OhlcvCsvContents {
  * yfinance's three-row `Price,Close,High,Low,Open,Volume` header, MetaTrader's
  * `date,time,open,...`, German exports' `Datum;Eröffnung;Hoch;Tief;Schluss`, Investing.com's
  * `Date,Price,Open,High,Low,Vol.,Change %`, Nasdaq.com's `Date,Close/Last,Volume,Open,High,Low`), parses times (epoch s / ms / us / ns, ISO 8601, SQL and common date
- * forms) in the given zone, checks each bar (low <= open, close <= high, no negative values),
+ * forms) in the given zone, checks each bar (low <= open, close <= high, prices above 0, no negative volume),
  * and orders the bars oldest first (a newest-first file is reversed).
  * @param text - the file's text
  * @param options - zone, epoch unit, time format, what the time means, interval, adjustment
@@ -70,13 +93,38 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     );
   }
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const firstIndex = lines.findIndex((l) => l.trim() !== '');
+  const skipped: SkippedRow[] = [];
+  let firstIndex = lines.findIndex((l) => l.trim() !== '');
   if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
+  const afterTitle = lineAfterTitle(lines, firstIndex);
+  if (afterTitle !== undefined) {
+    skipped.push({
+      line: firstIndex + 1,
+      reason: `one field, no row of bars: a title or URL line before the header (${JSON.stringify((lines[firstIndex] as string).trim())})`,
+    });
+    firstIndex = afterTitle;
+  }
   const delimiter = detectDelimiter(lines[firstIndex] as string);
-  const { decimalComma, commaGrouping } = numberStyleOf(lines, firstIndex, delimiter);
+  const style = numberStyleOf(lines, firstIndex, delimiter, options.decimalMark);
+  if ('point' in style) {
+    const { point, comma } = style;
+    throw new CsvImportError(
+      file,
+      0,
+      `the numbers read two ways: ${JSON.stringify(point.text)} (line ${point.line}) is ${point.text} with a decimal point or ${point.text.replace('.', '')} with a decimal comma, and ${JSON.stringify(comma.text)} (line ${comma.line}) is ${comma.text.replace(/[.,]/g, '')} or ${pointDecimal(comma.text)}; pass --decimal-mark point or --decimal-mark comma (decimalMark in a CSV entry)`,
+    );
+  }
+  const { decimalComma, commaGrouping } = style;
   const first = splitCsvLine(lines[firstIndex] as string, delimiter);
   const layout = looksLikeHeader(first) ? layoutFromHeader(first, delimiter) : layoutWithoutHeader(first);
   if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
+  if (options.adjust === true && layout.adjClose === undefined) {
+    throw new CsvImportError(
+      file,
+      firstIndex + 1,
+      `--adjust (adjust: true) scales prices by Adj Close / Close, but ${layout.hasHeader ? `header ${JSON.stringify(first.join(delimiter))} has` : 'a file without a header has'} no Adj Close column: leave --adjust out, or export the file with Adj Close`,
+    );
+  }
 
   const columns = columnCount(first);
   const firstRow = firstIndex + (layout.hasHeader ? 1 : 0);
@@ -94,7 +142,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     format: options.timeFormat,
     ...(slashOrder === undefined ? {} : { slashOrder }),
   };
-  const skipped: SkippedRow[] = [];
+  const volume = volumeColumn(layout, lines, firstRow, delimiter);
   const raw: RawBar[] = [];
   const reject = (line: number, reason: string): void => {
     if (options.onInvalidRow === 'skip') skipped.push({ line, reason });
@@ -133,7 +181,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     }
     const bar = barFrom(
       prices,
-      num(layout.volume),
+      num(volume),
       layout.adjClose === undefined ? undefined : num(layout.adjClose),
       options.adjust === true,
     );
@@ -143,11 +191,32 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   if (raw.length === 0) throw new CsvImportError(file, 0, 'the file holds no bars');
   const ordered = orderBars(raw, reject, skipped, zone);
   skipped.sort((a, b) => a.line - b.line);
+  if (options.interval !== undefined) refuseCoarserBars(ordered, options.interval, file);
   const interval = options.interval ?? detectInterval(ordered, file);
   refuseOverlaps(ordered, interval, file, zone);
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
   const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
-  return { bars, interval, layout, delimiter, skipped };
+  const header = layout.hasHeader ? first.join(delimiter) : undefined;
+  return {
+    bars,
+    interval,
+    layout,
+    delimiter,
+    skipped,
+    columns: columnMapping(layout, volume),
+    warnings: volumeWarnings(layout, volume, bars, header),
+  };
+}
+
+/**
+ * The index of the line after a leading title or URL line (CryptoDataDownload's first line is
+ * its address): a line of one field, whatever the separator, followed by one of several fields.
+ */
+function lineAfterTitle(lines: readonly string[], firstIndex: number): number | undefined {
+  const fieldCount = (line: string): number => splitCsvLine(line, detectDelimiter(line)).length;
+  if (fieldCount(lines[firstIndex] as string) > 1) return undefined;
+  const next = lines.findIndex((l, i) => i > firstIndex && l.trim() !== '');
+  return next !== -1 && fieldCount(lines[next] as string) > 1 ? next : undefined;
 }
 
 /** The time text of every non-empty row from `firstRow` on, with its line. */

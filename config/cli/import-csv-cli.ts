@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import type { EpochUnit } from '../../backtest/csv/index.ts';
+import type { DecimalMark, EpochUnit } from '../../backtest/csv/index.ts';
 import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
 import type { CliIo } from './cli-io.ts';
 import { importCsvCommand } from './commands/import-csv-command.ts';
@@ -13,6 +13,7 @@ interface ImportCsvFlags {
   readonly zone: string;
   readonly epochUnit: EpochUnit;
   readonly timeFormat?: string;
+  readonly decimalMark?: DecimalMark;
   readonly timestampIs: 'open' | 'close';
   readonly interval?: BarInterval;
   readonly adjust: boolean;
@@ -22,7 +23,7 @@ interface ImportCsvFlags {
 
 /**
  * Adds `keel import-csv`: its many reading options (zone, epoch unit, time format, what the time
- * means, interval, adjustment, invalid rows) and the action that turns a CSV into a recording.
+ * means, decimal mark, interval, adjustment, invalid rows) and the action that turns a CSV into a recording.
  * @param program - the `keel` program
  * @param io - output streams
  * @param exit - receives the action's exit code
@@ -54,6 +55,12 @@ export function addImportCsvCommand(program: Command, io: CliIo, exit: (code: Ex
     )
     .option('--time-format <luxon>', 'luxon format of dates the defaults do not read, e.g. dd/MM/yyyy HH:mm')
     .addOption(
+      new Option(
+        '--decimal-mark <mark>',
+        'the decimal mark of the numbers, for a file that reads two ways (151.234 and 1,234): point or comma (default: detected)',
+      ).choices(['point', 'comma']),
+    )
+    .addOption(
       new Option('--timestamp-is <when>', "whether a row's time is its bar's open or close")
         .choices(['open', 'close'])
         .default('open'),
@@ -77,6 +84,7 @@ export function addImportCsvCommand(program: Command, io: CliIo, exit: (code: Ex
               zone: opts.zone,
               epochUnit: opts.epochUnit,
               ...(opts.timeFormat === undefined ? {} : { timeFormat: opts.timeFormat }),
+              ...(opts.decimalMark === undefined ? {} : { decimalMark: opts.decimalMark }),
               timestampIs: opts.timestampIs,
               ...(opts.interval === undefined ? {} : { interval: opts.interval }),
               adjust: opts.adjust,

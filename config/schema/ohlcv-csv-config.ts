@@ -8,7 +8,7 @@ const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]
 /**
  * An OHLCV CSV file read as `keel import-csv` reads it, with what the file cannot say itself: the
  * sym, and the import's reading options under the names of its flags (`--zone`, `--interval`,
- * `--timestamp-is`, `--epoch-unit`, `--time-format`, `--adjust`, `--skip-invalid`, `--synthetic`).
+ * `--timestamp-is`, `--epoch-unit`, `--time-format`, `--decimal-mark`, `--adjust`, `--skip-invalid`, `--synthetic`).
  */
 export const ohlcvCsvConfigSchema = z.strictObject({
   csv: filePathSchema.describe(
@@ -33,6 +33,12 @@ export const ohlcvCsvConfigSchema = z.strictObject({
     .min(1)
     .optional()
     .describe('Luxon format of dates the defaults do not read, e.g. dd/MM/yyyy HH:mm.'),
+  decimalMark: z
+    .enum(['point', 'comma'])
+    .optional()
+    .describe(
+      'The decimal mark of the numbers (point: 1,234.5; comma: 1.234,5), for a file whose numbers read two ways (151.234 and 1,234); default detected.',
+    ),
   adjust: z
     .boolean()
     .optional()

@@ -60,6 +60,7 @@ export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Pr
       io.stdout.write(`  line ${row.line}: ${row.reason}\n`);
     if (summary.skipped.length > SKIPPED_SHOWN)
       io.stdout.write(`  ... and ${summary.skipped.length - SKIPPED_SHOWN} more\n`);
+    io.stdout.write(`  columns: ${summary.columns}\n`);
     for (const warning of summary.warnings) io.stdout.write(`⚠ ${warning}\n`);
     return EXIT.OK;
   } catch (error) {

@@ -203,7 +203,7 @@ describe('OHLCV CSV reading', () => {
       /d\.csv:3: duplicate bar time with other prices \(same as line 2\)/,
     );
     expect(() => parseOhlcvCsv('t,o,h,l,c\n1704067200000,1,1,1,1\n1704067207000,1,1,1,1\n')).toThrow(
-      /7000 ms apart.*pass --interval/,
+      /7 seconds apart \(7000 ms\), which is none of Keel's intervals.*resample the file/,
     );
     // Epoch ms from 2024-01-01 00:00 UTC: rows 5 minutes apart read as 1h bars, and a 1m row off the grid.
     const rows = (...offsets: number[]) =>
@@ -493,7 +493,7 @@ describe('OHLCV CSV reading', () => {
         (startSeconds, rows) => {
           const start = startSeconds * 1000;
           const lines = rows.map(([mid, up, down, vol], i) => {
-            const [o, h, l, c] = [mid, mid + up, Math.max(0, mid - down), mid].map((x) =>
+            const [o, h, l, c] = [mid, mid + up, Math.max(1, mid - down), mid].map((x) =>
               (x / 100).toFixed(2),
             );
             return `${start + i * 60_000},${o},${h},${l},${c},${vol}`;

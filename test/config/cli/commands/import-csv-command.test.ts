@@ -177,7 +177,40 @@ describe('keel import-csv', () => {
     expect(recordingOf(out).bars).toHaveLength(3);
   });
 
+  it('shows the columns it read each field from, and warns when no column holds the volume', async () => {
+    const { csv, out } = files([
+      'Date,Open,High,Low,Close',
+      '2024-03-07,100,104,98,102',
+      '2024-03-08,102,106,100,104',
+    ]);
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
+    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout.split('\n').slice(1)).toEqual([
+      '  columns: time=Date, open=Open, high=High, low=Low, close=Close, volume=<none → 0>',
+      '⚠ no volume column (header "Date,Open,High,Low,Close"): every bar\'s volume is 0',
+      '',
+    ]);
+  });
+
+  it('reads a file whose numbers read two ways with the --decimal-mark given, and refuses it without', async () => {
+    const { csv, out } = files([
+      'Date\tOpen\tHigh\tLow\tClose\tVolume',
+      '2024-01-02\t151.234\t152.345\t150.123\t151.987\t1,234',
+      '2024-01-03\t151.987\t152.500\t151.000\t152.100\t2,345',
+    ]);
+    const refused = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
+    expect(refused.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(refused.stderr).toContain('the numbers read two ways');
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out, '--decimal-mark', 'point']);
+    expect(run.code).toBe(EXIT.OK);
+    expect(recordingOf(out).bars.map((bar) => [bar.open, bar.volume])).toEqual([
+      ['151.234', '1234'],
+      ['151.987', '2345'],
+    ]);
+  });
+
   it.each([
+    [['--decimal-mark', 'dot'], 'Allowed choices are point, comma'],
     [['--zone', 'Mars/Olympus'], 'must be an IANA time zone'],
     [['--timestamp-is', 'middle'], 'Allowed choices are open, close'],
     [['--interval', '7m'], 'Allowed choices are'],

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { parseOhlcvCsv } from '../../../backtest/csv/index.ts';
+
+describe('volume columns', () => {
+  it("reads CryptoDataDownload's base-asset volume (Volume BTC, not Volume USDT) after skipping its URL line", () => {
+    const text = [
+      'https://www.CryptoDataDownload.com',
+      'unix,date,symbol,open,high,low,close,Volume BTC,Volume USDT,tradecount',
+      '1704081600000,2024-01-01 04:00:00,BTC/USDT,42000,42100,41900,42050,12.5,525000,1000',
+      '1704078000000,2024-01-01 03:00:00,BTC/USDT,42000,42100,41900,42050,11.5,483000,900',
+    ].join('\n');
+    const { bars, skipped, columns } = parseOhlcvCsv(text);
+    expect(bars.map((b) => b.volume)).toEqual(['11.5', '12.5']);
+    expect(skipped).toEqual([
+      {
+        line: 1,
+        reason:
+          'one field, no row of bars: a title or URL line before the header ("https://www.CryptoDataDownload.com")',
+      },
+    ]);
+    expect(columns).toBe('time=date, open=open, high=high, low=low, close=close, volume=Volume BTC');
+  });
+
+  it("takes MetaTrader 5's <TICKVOL> when its <VOL> (real volume, 0 for forex) is 0 throughout, <VOL> when it is not", () => {
+    const mt5 = (vol: string) =>
+      [
+        '<DATE>\t<TIME>\t<OPEN>\t<HIGH>\t<LOW>\t<CLOSE>\t<TICKVOL>\t<VOL>\t<SPREAD>',
+        `2024.01.02\t00:00:00\t1.10000\t1.10500\t1.09500\t1.10200\t1234\t${vol}\t5`,
+        `2024.01.02\t01:00:00\t1.10000\t1.10500\t1.09500\t1.10200\t2345\t0\t5`,
+      ].join('\n');
+    const forex = parseOhlcvCsv(mt5('0'));
+    expect(forex.bars.map((b) => b.volume)).toEqual(['1234', '2345']);
+    expect(forex.columns).toBe(
+      'time=<DATE> <TIME>, open=<OPEN>, high=<HIGH>, low=<LOW>, close=<CLOSE>, volume=<TICKVOL> (<VOL> is 0 throughout)',
+    );
+    expect(forex.warnings).toEqual([]);
+    expect(parseOhlcvCsv(mt5('7')).bars.map((b) => b.volume)).toEqual(['7', '0']);
+  });
+
+  it('says so when no column holds the volume, or the volume is 0 on every bar', () => {
+    const none = parseOhlcvCsv('Date,Open,High,Low,Close\n2024-01-02,10,11,9,10\n2024-01-03,10,11,9,10\n');
+    expect(none.columns).toBe('time=Date, open=Open, high=High, low=Low, close=Close, volume=<none → 0>');
+    expect(none.warnings).toEqual([
+      'no volume column (header "Date,Open,High,Low,Close"): every bar\'s volume is 0',
+    ]);
+    const zero = parseOhlcvCsv('0,10,11,9,10,0\n60000,10,11,9,10,0\n', { epochUnit: 'ms' });
+    expect(zero.columns).toBe(
+      'time=column 1, open=column 2, high=column 3, low=column 4, close=column 5, volume=column 6',
+    );
+    expect(zero.warnings).toEqual(['the volume (column 6) is 0 on every bar']);
+  });
+});
