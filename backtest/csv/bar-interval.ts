@@ -73,7 +73,9 @@ export function detectInterval(bars: readonly RawBar[], file: string): BarInterv
  * Refuses bars mostly a multiple of the interval given apart (weekly bars passed as `1d`, 30m bars
  * as `15m`): read as bars of the shorter interval, each would show its high, low and close when
  * the first of its shorter bars closes, long before they were known. Gaps of weekends and holidays
- * do not count: the most common gap decides.
+ * do not count: the most common gap decides. Bars that are one interval apart anywhere in the file
+ * are taken as sparse bars of that interval (a thinly traded pair's 1m bars, mostly minutes apart),
+ * not coarser ones.
  * @param bars - the bars oldest first
  * @param interval - the interval given
  * @param file - file name for the error
@@ -83,7 +85,7 @@ export function refuseCoarserBars(bars: readonly RawBar[], interval: BarInterval
   if (bars.length < 2) return;
   const ms = BAR_INTERVAL_MS[interval];
   const gap = mostCommonGap(bars);
-  if (gap <= ms || gap % ms !== 0) return;
+  if (gap <= ms || gap % ms !== 0 || hasGap(bars, ms)) return;
   const fits = intervalOf(gap);
   throw new CsvImportError(
     file,
@@ -108,6 +110,13 @@ function mostCommonGap(bars: readonly RawBar[]): number {
     }
   }
   return best;
+}
+
+/** Whether two consecutive bars are exactly `ms` apart. */
+function hasGap(bars: readonly RawBar[], ms: number): boolean {
+  for (let i = 1; i < bars.length; i++)
+    if ((bars[i] as RawBar).ts - (bars[i - 1] as RawBar).ts === ms) return true;
+  return false;
 }
 
 /** Keel's interval of exactly `ms`, if any. */

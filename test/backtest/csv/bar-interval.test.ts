@@ -34,6 +34,13 @@ describe('bar interval', () => {
     expect(bars).toHaveLength(30);
   });
 
+  it('takes sparse 1m bars (a thinly traded pair: mostly 2 minutes apart, some 1 minute) as --interval 1m', () => {
+    const sparse = (ts: number) => (ts / 60_000) % 5 === 1 || (ts / 60_000) % 5 === 3;
+    const { bars, interval } = parseOhlcvCsv(csvOf(20, 60_000, sparse), { interval: '1m' });
+    expect(interval).toBe('1m');
+    expect(bars).toHaveLength(20);
+  });
+
   it('says which intervals Keel has and to resample first when no interval fits the detected spacing', () => {
     let message = '';
     try {
