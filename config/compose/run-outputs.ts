@@ -87,7 +87,8 @@ export function csvPathsOf(json: string): string[] {
  * @param options - `resultFirst`: the JSON goes in place on its own first, the previous run's CSVs
  *   and report are removed, then the CSVs and report go in place together (a live or paper session,
  *   which a supervisor may kill a few seconds after its stop: the result, what tooling reads,
- *   is then whole; its CSVs and report, rendered from it, can be missing, never another run's)
+ *   is then whole; its CSVs and report, rendered from it, can be missing, never another run's);
+ *   `onResultWritten`, with `resultFirst`: called once the JSON is in place, before the others
  * @returns the paths written
  */
 export async function writeRunOutputs(
@@ -95,7 +96,7 @@ export async function writeRunOutputs(
   paths: { readonly json: string; readonly html: string },
   settleAsset: string,
   signal?: AbortSignal,
-  options: { readonly resultFirst?: boolean } = {},
+  options: { readonly resultFirst?: boolean; readonly onResultWritten?: () => void } = {},
 ): Promise<RunOutputPaths> {
   // A folder that cannot be made (a file in its place, a full disk) fails as the files would.
   // Folders made for the outputs are their owner's only (0700), as the files are (0600).
@@ -114,6 +115,7 @@ export async function writeRunOutputs(
   ];
   if (options.resultFirst === true) {
     await writeTextFilesTogether([json], signal);
+    options.onResultWritten?.();
     // A file that cannot be removed (a directory in its place) fails when its new one goes in place.
     await Promise.all(others.map(([path]) => rm(path, { force: true }).catch(() => {})));
     await writeTextFilesTogether(others, signal);

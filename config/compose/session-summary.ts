@@ -60,7 +60,12 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
       : `  recording: ${shownPath(outcome.recording)}`,
     ...(outcome.outputsNotWritten === undefined
       ? [`  result:    ${shownPath(outcome.outputs.json)}`, `  report:    ${shownPath(outcome.outputs.html)}`]
-      : [`  ✖ result and report not written: ${outcome.outputsNotWritten}`]),
+      : outcome.resultWritten === true
+        ? [
+            `  result:    ${shownPath(outcome.outputs.json)}`,
+            `  ✖ CSVs and report not written: ${outcome.outputsNotWritten}`,
+          ]
+        : [`  ✖ result and report not written: ${outcome.outputsNotWritten}`]),
     '',
   ].join('\n');
 }

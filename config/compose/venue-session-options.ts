@@ -112,6 +112,8 @@ export interface VenueSessionOutcome {
    * ended all the same, its summary says so, and it exits with EXIT.RUNTIME_FAILURE.
    */
   readonly outputsNotWritten?: string;
+  /** With `outputsNotWritten`: `result.json` was in place before a CSV or the report failed. */
+  readonly resultWritten?: boolean;
   readonly result: BacktestResult;
   /** Summary lines on what the session left on the venue as configured (orders, positions). */
   readonly notes?: readonly string[];

@@ -133,6 +133,8 @@ export async function writeVenueSessionReport(input: VenueSessionReportInput): P
   readonly outputs: RunOutputPaths;
   /** Why the result and report files were not written (naming the file); absent when they were. */
   readonly notWritten?: string;
+  /** With `notWritten`: the result was in place before a CSV or the report failed. */
+  readonly resultWritten?: boolean;
 }> {
   const { config, mode, journal, settleAsset } = input;
   const userData = journal.finish();
@@ -211,14 +213,22 @@ export async function writeVenueSessionReport(input: VenueSessionReportInput): P
     dispose: () => journal.dispose(),
   };
   const paths = reportPathsOf(config);
+  let resultWritten = false;
+  const onResultWritten = (): void => {
+    resultWritten = true;
+  };
   try {
     return {
       result,
-      outputs: await writeRunOutputs(result, paths, settleAsset, undefined, { resultFirst: true }),
+      outputs: await writeRunOutputs(result, paths, settleAsset, undefined, {
+        resultFirst: true,
+        onResultWritten,
+      }),
     };
   } catch (error) {
     if (!(error instanceof FileWriteError)) throw error;
-    return { result, outputs: { ...paths, csv: csvPathsOf(paths.json) }, notWritten: error.message };
+    const outputs = { ...paths, csv: csvPathsOf(paths.json) };
+    return { result, outputs, notWritten: error.message, resultWritten };
   }
 }
 

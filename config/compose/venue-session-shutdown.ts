@@ -219,7 +219,7 @@ async function stopAndReport(
   const { coins } = session;
   // The endpoint serves until the result is written (a last scrape sees the session's end), and
   // closes however the writing ends: an open server would keep the process from exiting.
-  const { result, outputs, notWritten } = await writeVenueSessionReport({
+  const { result, outputs, notWritten, resultWritten } = await writeVenueSessionReport({
     ...options,
     venueLabel: options.venue.label,
     recordingPath,
@@ -272,7 +272,7 @@ async function stopAndReport(
       settleAsset,
       ...(notWritten === undefined
         ? { result: outputs.json, report: outputs.html }
-        : { outputsNotWritten: notWritten }),
+        : { ...(resultWritten === true ? { result: outputs.json } : {}), outputsNotWritten: notWritten }),
     },
     `${options.mode} session ended`,
   );
@@ -285,7 +285,9 @@ async function stopAndReport(
     endEquity,
     recording: recordingPath,
     outputs,
-    ...(notWritten === undefined ? {} : { outputsNotWritten: notWritten }),
+    ...(notWritten === undefined
+      ? {}
+      : { outputsNotWritten: notWritten, resultWritten: resultWritten === true }),
     result,
     notes: [
       ...(stale.note === undefined ? [] : [stale.note]),

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/exit-codes.ts';
@@ -30,11 +30,18 @@ describe('a paper session on a disk that fills up', () => {
     expect(outcome.fills).toHaveLength(1);
     expect(outcome.exitCode).toBe(EXIT.RUNTIME_FAILURE);
     expect(outcome.outputsNotWritten).toMatch(/^cannot write .*(result|report)\.[a-z.-]*: EFBIG/);
-    // Written together or not at all: the result that fitted was not moved in place either.
-    expect(existsSync(join(dir, 'result.json'))).toBe(false);
+    // The result goes in place first (what a supervisor's kill must not cost) and fits; the
+    // larger CSVs and report do not, and the summary says which files are missing.
+    expect(outcome.outputsNotWritten).not.toMatch(/result\.json: /);
+    expect(outcome.resultWritten).toBe(true);
+    const written = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { fills: unknown[] };
+    expect(written.fills).toHaveLength(1);
     const summary = formatSessionSummary(outcome, true);
     expect(summary).toMatch(/⚠ the recording .*session\.jsonl is incomplete: writing it failed at /);
-    expect(summary).toContain('✖ result and report not written: cannot write ');
+    expect(summary).toMatch(
+      / {2}result: {4}.*result\.json\n {2}✖ CSVs and report not written: cannot write /,
+    );
+    expect(summary).not.toContain('result and report not written');
     expect(summary).toContain('Session done: ');
     outcome.result.dispose?.();
   }, 30_000);
