@@ -17,7 +17,11 @@ const MAX_REMEMBERED = 100_000;
  * several prices) are batches of their own.
  */
 export class EntryBatches {
-  private readonly batches = new Map<string, string>();
+  /** Each remembered order's batch number, oldest first. */
+  private readonly batches = new Map<string, number>();
+  /** The batch numbers of the latest hook calls' batches, by what makes a batch, oldest first. */
+  private readonly recent = new Map<string, number>();
+  private nextBatch = 0;
 
   /** @param maxRemembered - most orders remembered, the oldest forgotten past it (default 100 000) */
   constructor(private readonly maxRemembered = MAX_REMEMBERED) {}
@@ -32,14 +36,15 @@ export class EntryBatches {
   placed(strategyId: string, order: PlaceOrderIntent, hookCall: number | undefined): void {
     if (hookCall === undefined) return;
     const price = order.price === undefined ? '' : order.price.toString();
-    this.batches.set(
-      order.ref,
-      `${hookCall}|${strategyId}|${order.sym}|${order.side}|${order.positionSide}|${order.orderType}|${price}`,
-    );
-    if (this.batches.size > this.maxRemembered) {
-      const oldest = this.batches.keys().next().value as string;
-      this.batches.delete(oldest);
+    const key = `${hookCall}|${strategyId}|${order.sym}|${order.side}|${order.positionSide}|${order.orderType}|${price}`;
+    let batch = this.recent.get(key);
+    if (batch === undefined) {
+      batch = this.nextBatch++;
+      this.recent.set(key, batch);
+      forgetOldest(this.recent, MAX_RECENT_BATCHES);
     }
+    this.batches.set(order.ref, batch);
+    forgetOldest(this.batches, this.maxRemembered);
   }
 
   /**
@@ -47,6 +52,19 @@ export class EntryBatches {
    * @returns its batch, undefined for an order not noted (or forgotten): a batch of its own
    */
   batchOf(clientOrderId: string): string | undefined {
-    return this.batches.get(clientOrderId);
+    const batch = this.batches.get(clientOrderId);
+    return batch === undefined ? undefined : `batch|${batch}`;
   }
+}
+
+/**
+ * Most batches whose next slice is still awaited (Keel's choice): a live client may send one hook
+ * call's slices after later calls' orders (it sends one sym's commands in turn), never this many
+ * batches later.
+ */
+const MAX_RECENT_BATCHES = 10_000;
+
+/** Drops a map's oldest entry while it holds more than `max`. */
+function forgetOldest<V>(map: Map<string, V>, max: number): void {
+  if (map.size > max) map.delete(map.keys().next().value as string);
 }

@@ -26,6 +26,15 @@ describe('entry batches', () => {
     expect(new Set(all).size).toBe(all.length);
   });
 
+  it('keeps a hook call’s slices in one batch when a later call’s orders are sent between them (a live client sends one sym’s commands in turn)', () => {
+    const batches = new EntryBatches();
+    batches.placed('s', aMarketOrder({ ref: 'a1', sym: 'A' }), 5);
+    batches.placed('s', aMarketOrder({ ref: 'b', sym: 'B' }), 6);
+    batches.placed('s', aMarketOrder({ ref: 'a2', sym: 'A' }), 5);
+    expect(batches.batchOf('a2')).toBe(batches.batchOf('a1'));
+    expect(batches.batchOf('b')).not.toBe(batches.batchOf('a1'));
+  });
+
   it('puts an order no hook call sent (no hookCall) in a batch of its own', () => {
     const batches = new EntryBatches();
     batches.placed('s', aMarketOrder({ ref: 'a' }), undefined);
