@@ -3,8 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { instrumentSpecsOf } from '../../config/compose/instrument-specs.ts';
-import { type EmbeddedPaperVenue, startEmbeddedPaperVenue } from '../../config/compose/paper-run.ts';
+import {
+  type EmbeddedPaperVenue,
+  paperScheduler,
+  startEmbeddedPaperVenue,
+} from '../../config/compose/paper-run.ts';
+import { runLogger } from '../../config/compose/run-logger.ts';
+import { runVenueSession } from '../../config/compose/venue-session.ts';
+import type { VenueSessionOutcome } from '../../config/compose/venue-session-options.ts';
 import { loadValidConfig } from '../../config/loader/index.ts';
+import type { KeelConfig } from '../../config/schema/index.ts';
+import type { StrategySlot } from '../../core/kernel/index.ts';
 
 /**
  * A lockstep paper config of the market maker on SYNTHETIC BTC data, its venue releasing nothing
@@ -50,4 +59,46 @@ export function embeddedPaperVenues(): (configText: string) => Promise<EmbeddedP
     started.push(run);
     return run;
   };
+}
+
+/**
+ * Runs a lockstep paper session of `slots` against an embedded paper venue wired as a paper run
+ * wires it (the venue's clock, scheduler, end and fill model), logging nothing.
+ * @param config - the session's config
+ * @param embedded - its started venue ({@link embeddedPaperVenues})
+ * @param slots - the strategies
+ * @param lockstepSpeed - venue time per wall time
+ * @returns the session's outcome
+ */
+export function runLockstepPaperSession(
+  config: KeelConfig,
+  embedded: EmbeddedPaperVenue,
+  slots: readonly StrategySlot[],
+  lockstepSpeed: number,
+): Promise<VenueSessionOutcome> {
+  const { venue } = embedded;
+  return runVenueSession({
+    config,
+    mode: 'paper',
+    slots,
+    instruments: instrumentSpecsOf(config.instruments),
+    logger: runLogger(slots[0]?.id ?? 'paper', 'silent'),
+    venue: {
+      restUrl: venue.restUrl,
+      privateWsUrl: venue.privateWsUrl,
+      marketDataWsUrl: venue.marketDataWsUrl,
+      apiKey: venue.apiKey,
+      apiSecret: venue.apiSecret,
+      brokerClientId: 'main',
+      label: 'paper',
+    },
+    synthetic: false,
+    sessionClock: () => venue.now(),
+    scheduler: paperScheduler(config.paper, embedded, venue),
+    lockstep: true,
+    lockstepSpeed,
+    ended: embedded.ended,
+    handleSignals: false,
+    fillModel: embedded.fillModel,
+  });
 }

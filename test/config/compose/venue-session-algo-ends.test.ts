@@ -2,14 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { paperScheduler } from '../../../config/compose/paper-run.ts';
-import { runLogger } from '../../../config/compose/run-logger.ts';
-import { runVenueSession } from '../../../config/compose/venue-session.ts';
 import { loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
-import { embeddedPaperVenues } from '../../kit/embedded-paper-runs.ts';
+import { embeddedPaperVenues, runLockstepPaperSession } from '../../kit/embedded-paper-runs.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const newDir = tempDirsRemovedAfterEach('keel-algo-ends-');
@@ -51,7 +47,6 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
     );
     const { config } = loadValidConfig(file);
     const embedded = await startVenue(readFileSync(file, 'utf8'));
-    const { venue } = embedded;
     /** Each bar's open time (minutes from the first) with the strategy's open algo orders then. */
     const seen: string[] = [];
     let atStop = '';
@@ -83,30 +78,7 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
         return undefined;
       },
     });
-    const outcome = await runVenueSession({
-      config,
-      mode: 'paper',
-      slots: [{ id: 'algos', strategy }],
-      instruments: instrumentSpecsOf(config.instruments),
-      logger: runLogger('algos', 'silent'),
-      venue: {
-        restUrl: venue.restUrl,
-        privateWsUrl: venue.privateWsUrl,
-        marketDataWsUrl: venue.marketDataWsUrl,
-        apiKey: venue.apiKey,
-        apiSecret: venue.apiSecret,
-        brokerClientId: 'main',
-        label: 'paper',
-      },
-      synthetic: false,
-      sessionClock: () => venue.now(),
-      scheduler: paperScheduler(config.paper, embedded, venue),
-      lockstep: true,
-      lockstepSpeed: 600,
-      ended: embedded.ended,
-      handleSignals: false,
-      fillModel: embedded.fillModel,
-    });
+    const outcome = await runLockstepPaperSession(config, embedded, [{ id: 'algos', strategy }], 600);
     expect(seen[4]).toBe('4: GTE 150, LTE 50');
     // The order the stop sent at bar 5 arrived before bar 5 did, naming it: it is TRIGGERED, as
     // in a backtest, not listed until a reconciliation.

@@ -4,16 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AlgoOrderRecord } from '../../../backtest/report/index.ts';
 import { runConfiguredBacktest } from '../../../config/compose/backtest-run.ts';
-import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { paperScheduler } from '../../../config/compose/paper-run.ts';
-import { runLogger } from '../../../config/compose/run-logger.ts';
 import { runConfiguredSession } from '../../../config/compose/session-run.ts';
 import { strategySlots } from '../../../config/compose/strategy-plugins.ts';
-import { runVenueSession } from '../../../config/compose/venue-session.ts';
 import { formatConfigProblem, loadConfig, loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
-import { embeddedPaperVenues } from '../../kit/embedded-paper-runs.ts';
+import { embeddedPaperVenues, runLockstepPaperSession } from '../../kit/embedded-paper-runs.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const newDir = tempDirsRemovedAfterEach('keel-attached-legs-');
@@ -160,7 +156,6 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
     );
     const { config } = loadValidConfig(file);
     const embedded = await startVenue(readFileSync(file, 'utf8'));
-    const { venue } = embedded;
     /** Each bar's open time (minutes from the first) with the strategy's open algo orders then. */
     const seen: string[] = [];
     let atStop: string[] = [];
@@ -196,30 +191,7 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
         return undefined;
       },
     });
-    const outcome = await runVenueSession({
-      config,
-      mode: 'paper',
-      slots: [{ id: 'legs', strategy }],
-      instruments: instrumentSpecsOf(config.instruments),
-      logger: runLogger('legs', 'silent'),
-      venue: {
-        restUrl: venue.restUrl,
-        privateWsUrl: venue.privateWsUrl,
-        marketDataWsUrl: venue.marketDataWsUrl,
-        apiKey: venue.apiKey,
-        apiSecret: venue.apiSecret,
-        brokerClientId: 'main',
-        label: 'paper',
-      },
-      synthetic: false,
-      sessionClock: () => venue.now(),
-      scheduler: paperScheduler(config.paper, embedded, venue),
-      lockstep: true,
-      lockstepSpeed: 100_000,
-      ended: embedded.ended,
-      handleSignals: false,
-      fillModel: embedded.fillModel,
-    });
+    const outcome = await runLockstepPaperSession(config, embedded, [{ id: 'legs', strategy }], 100_000);
     // The entry fills at bar 1 (the venue's next event); its legs are read before that event
     // reaches the strategy, so it sees them at bar 1 on every run, as in a backtest.
     expect(seen.slice(0, 2)).toEqual(['0: ', '1: GTE 150, LTE 50']);

@@ -5,15 +5,12 @@ import { z } from 'zod';
 import type { BacktestResult } from '../../../backtest/report/index.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { paperScheduler } from '../../../config/compose/paper-run.ts';
-import { runLogger } from '../../../config/compose/run-logger.ts';
-import { runVenueSession } from '../../../config/compose/venue-session.ts';
 import { loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy, type StrategyContext } from '../../../core/kernel/index.ts';
 import { D, type Intent } from '../../../core/model/index.ts';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
-import { embeddedPaperVenues } from '../../kit/embedded-paper-runs.ts';
+import { embeddedPaperVenues, runLockstepPaperSession } from '../../kit/embedded-paper-runs.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const newDir = tempDirsRemovedAfterEach('keel-sliced-session-');
@@ -80,31 +77,12 @@ report: { json: ${JSON.stringify(join(dir, `result-${piece}.json`))}, html: ${JS
   const { config } = loadValidConfig(file);
   const instruments = instrumentSpecsOf(config.instruments);
   const embedded = await startVenue(readFileSync(file, 'utf8'));
-  const { venue } = embedded;
-  const outcome = await runVenueSession({
+  const outcome = await runLockstepPaperSession(
     config,
-    mode: 'paper',
-    slots: [{ id: 's', strategy: reverser(piece) }],
-    instruments,
-    logger: runLogger('sliced', 'silent'),
-    venue: {
-      restUrl: venue.restUrl,
-      privateWsUrl: venue.privateWsUrl,
-      marketDataWsUrl: venue.marketDataWsUrl,
-      apiKey: venue.apiKey,
-      apiSecret: venue.apiSecret,
-      brokerClientId: 'main',
-      label: 'paper',
-    },
-    synthetic: false,
-    sessionClock: () => venue.now(),
-    scheduler: paperScheduler(config.paper, embedded, venue),
-    lockstep: true,
-    lockstepSpeed: 600,
-    ended: embedded.ended,
-    handleSignals: false,
-    fillModel: embedded.fillModel,
-  });
+    embedded,
+    [{ id: 's', strategy: reverser(piece) }],
+    600,
+  );
   return { ...tradesOf(outcome.result), instruments };
 }
 
