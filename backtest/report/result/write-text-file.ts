@@ -1,6 +1,6 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { makePrivate, PRIVATE_FILE_MODE } from '../../files/index.ts';
+import { openPrivate } from '../../files/index.ts';
 import { commitTogether, type StagedFile } from './commit-together.ts';
 import { writingFile } from './file-write-error.ts';
 import { removeStaleStagedFiles, stagedNameOf } from './staged-name.ts';
@@ -10,7 +10,7 @@ const WRITE_CHARS = 1 << 20;
 
 /**
  * Writes text given in pieces to a hidden temporary file beside `path` (`.<name>.<pid>.partial`,
- * see `stagedNameOf`), readable by its owner only (0600, see `PRIVATE_FILE_MODE`: a live run's
+ * see `stagedNameOf`), readable by its owner only (0600, see `openPrivate`: a live run's
  * result holds the account's orders, fills and balances), gathering them into writes of about 1 MiB, so a large file streams to disk
  * without its whole text in memory. Every byte is written (a write the disk cuts short is carried
  * on, and fails when the disk is full) and flushed to disk before the file is staged. Nothing
@@ -31,11 +31,13 @@ export async function stageTextFile(
 ): Promise<StagedFile> {
   await removeStaleStagedFiles(path);
   const temporary = stagedNameOf(path);
-  const handle = await writingFile(path, () => open(temporary, 'w', PRIVATE_FILE_MODE));
+  // A temporary file a killed run left keeps its mode when opened: `openPrivate` sets it, as the
+  // file moved in place (a new inode) takes no mode from the file it replaces.
+  const handle = await writingFile(path, () => openPrivate(temporary, 'w')).catch(async (error: unknown) => {
+    await rm(temporary, { force: true });
+    throw error;
+  });
   try {
-    // A temporary file a killed run left keeps its mode when opened: set it, the file moved in
-    // place (a new inode) takes no mode from the file it replaces.
-    await writingFile(path, () => makePrivate(handle));
     let pending: string[] = [];
     let size = 0;
     for (const chunk of chunks) {
