@@ -1,11 +1,9 @@
 import { isMap, isScalar, isSeq, type Node, parse, Scalar } from 'yaml';
 import type { ConfigProblem } from './config-problem.ts';
 import type { ConfigSource } from './config-source.ts';
+import { type EnvValues, envValueOf } from './env-value.ts';
 import { checkSecretPaths } from './secret-paths.ts';
 import { isPathPrefix, type YamlPath } from './yaml-path.ts';
-
-/** Environment values a config may refer to: process.env merged over a `.env` file. */
-export type EnvValues = Readonly<Record<string, string | undefined>>;
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -25,7 +23,8 @@ function referenceParts(body: string): { readonly name: string; readonly fallbac
 type Substituted = { readonly text: string; readonly references: number } | { readonly problem: string };
 
 /**
- * Replaces `${NAME}` and `${NAME:-default}` in one string; `$${` writes a literal `${`.
+ * Replaces `${NAME}` and `${NAME:-default}` in one string; `$${` writes a literal `${`. A variable
+ * that is not set may be given as a file, `NAME_FILE` (see {@link envValueOf}).
  * @param text - the scalar's text
  * @param env - the values
  * @returns the new text and how many references it had, or a sentence naming what is missing
@@ -45,7 +44,12 @@ export function substituteText(text: string, env: EnvValues): Substituted {
       problem ??= `refers to \${${body}}, which is not a variable name (letters, digits and _)`;
       return match;
     }
-    const value = env[name];
+    const found = envValueOf(env, name);
+    if ('problem' in found) {
+      problem ??= `refers to \${${name}}: ${found.problem}`;
+      return match;
+    }
+    const { value } = found;
     if (value !== undefined && value !== '') return value;
     if (fallback !== undefined) return fallback;
     problem ??= `refers to \${${name}}, which is ${value === '' ? 'empty' : 'not set'} (environment or .env)`;

@@ -4,7 +4,7 @@ import { parseEnv } from 'node:util';
 import type { KeelConfig } from '../schema/index.ts';
 import { ConfigInvalidError, type ConfigProblem } from './config-problem.ts';
 import type { ConfigSource } from './config-source.ts';
-import type { EnvValues } from './env-substitution.ts';
+import type { EnvValues } from './env-value.ts';
 import { parseConfigText } from './parse-config.ts';
 import type { OverrideArg } from './set-override.ts';
 

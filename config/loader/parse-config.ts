@@ -3,7 +3,8 @@ import { type KeelConfig, keelConfigSchema, SECRET_PATHS } from '../schema/index
 import { resolveAliases } from './alias-resolution.ts';
 import type { ConfigProblem } from './config-problem.ts';
 import { ConfigSource } from './config-source.ts';
-import { type EnvValues, substituteEnv } from './env-substitution.ts';
+import { substituteEnv } from './env-substitution.ts';
+import type { EnvValues } from './env-value.ts';
 import { forbiddenKeyProblems } from './forbidden-keys.ts';
 import { setAsideIncompleteIgnoredSections } from './ignored-sections.ts';
 import { issueSentences } from './issue-sentence.ts';

@@ -75,10 +75,10 @@ export const venueConfigSchema = z
       .optional()
       .describe('Market-data WebSocket URL; default the REST host with /marketdata/v2/public.'),
     apiKey: secret.describe(
-      `API key as an \${ENV_VAR} reference (environment or .env), never the key itself.`,
+      `API key as an \${ENV_VAR} reference (environment, .env, or the file ENV_VAR_FILE names), never the key itself.`,
     ),
     apiSecret: secret.describe(
-      `API secret as an \${ENV_VAR} reference (environment or .env), never the secret itself.`,
+      `API secret as an \${ENV_VAR} reference (environment, .env, or the file ENV_VAR_FILE names), never the secret itself.`,
     ),
     brokerClientId: z
       .string()

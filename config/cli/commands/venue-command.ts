@@ -21,6 +21,7 @@ import type { ArrayEncoding } from '../../../core/venue/index.ts';
 import { fillModelPreview } from '../../compose/fill-model-preview.ts';
 import { STOP_SIGNALS } from '../../compose/session-stop.ts';
 import { fillModelOf, latencyOf, loanOptionsOf } from '../../compose/sim-models.ts';
+import { envValueOf } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -85,7 +86,8 @@ export interface VenueOptions {
  * ({@link DEFAULT_VENUE_LOANS}). It states all four at start, and warns of a quote or trade
  * fill model on data that begins with bars only.
  * Prints its base URL, WebSocket URLs, and the API key and secret made for this run; with
- * `KEEL_API_KEY` and `KEEL_API_SECRET` both set (an empty one counts as unset) it takes those instead (so a restarted venue
+ * `KEEL_API_KEY` and `KEEL_API_SECRET` both set (an empty one counts as unset; each may be given as a
+ * file, `KEEL_API_KEY_FILE` / `KEEL_API_SECRET_FILE`, see `envValueOf`) it takes those instead (so a restarted venue
  * keeps the credentials a live config's `.env` holds) and does not print the secret. With a data
  * dir it keeps its orders, fills, positions and loans there (every command is logged before it
  * runs, so a crash loses none), and a restart on the same dir replays the same feed (its seed and
@@ -108,8 +110,16 @@ export async function venueCommand(
 ): Promise<ExitCode> {
   // Empty counts as unset, as the config loader refuses an empty variable: an empty key would
   // let any client that sends none in.
-  const apiKey = env.KEEL_API_KEY || undefined;
-  const apiSecret = env.KEEL_API_SECRET || undefined;
+  const key = envValueOf(env, 'KEEL_API_KEY');
+  const secret = envValueOf(env, 'KEEL_API_SECRET');
+  for (const found of [key, secret]) {
+    if ('problem' in found) {
+      io.stderr.write(`✖ keel venue: ${found.problem}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+  }
+  const apiKey = ('value' in key && key.value) || undefined;
+  const apiSecret = ('value' in secret && secret.value) || undefined;
   if ((apiKey === undefined) !== (apiSecret === undefined)) {
     io.stderr.write(
       '✖ keel venue: set both KEEL_API_KEY and KEEL_API_SECRET, or neither (an empty one counts as unset)\n',

@@ -38,6 +38,20 @@ describe('loading a config file', () => {
     expect(loaded.config.venue?.apiKey.reveal()).toBe('from-dotenv');
   });
 
+  it('reads a credential from the file its NAME_FILE variable names, and locates a file it cannot read', () => {
+    writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
+    writeFileSync(join(dir, 'secret.txt'), `${LIVE_ENV.T_SECRET}\n`);
+    const env = { T_KEY: LIVE_ENV.T_KEY, T_SECRET_FILE: join(dir, 'secret.txt') };
+    expect(loadValidConfig(join(dir, 'live.yaml'), { env }).config.venue?.apiSecret.reveal()).toBe(
+      LIVE_ENV.T_SECRET,
+    );
+    const missing = join(dir, 'nope.txt');
+    const result = loadConfig(join(dir, 'live.yaml'), { env: { ...env, T_SECRET_FILE: missing } });
+    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+      `✖ venue.apiSecret refers to \${T_SECRET}: T_SECRET is not set, and T_SECRET_FILE names ${missing}, which cannot be read (ENOENT) → at venue.apiSecret (${join(dir, 'live.yaml')}:5:14)`,
+    ]);
+  });
+
   it('says which file is missing', () => {
     const result = loadConfig(join(dir, 'nope.yaml'));
     expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([

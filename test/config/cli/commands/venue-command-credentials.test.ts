@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { venueCommand } from '../../../../config/cli/commands/venue-command.ts';
 import { EXIT } from '../../../../config/cli/exit-codes.ts';
@@ -46,6 +49,33 @@ describe('keel venue credentials from KEEL_API_KEY / KEEL_API_SECRET', () => {
     const run = await venueWith({}, async () => undefined);
     expect(run.code).toBe(EXIT.OK);
     expect(run.stdout).toMatch(/\n {2}account id: +PAPER-MAIN \(US-equity orders' brokerClientId/);
+  }, 30_000);
+
+  it('takes them from the files KEEL_API_KEY_FILE / KEEL_API_SECRET_FILE name, and refuses a file it cannot read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-venue-secrets-'));
+    try {
+      writeFileSync(join(dir, 'key'), 'file-key\n');
+      writeFileSync(join(dir, 'secret'), 'file-secret\n');
+      const env = { KEEL_API_KEY_FILE: join(dir, 'key'), KEEL_API_SECRET_FILE: join(dir, 'secret') };
+      const run = await venueWith(env, (restUrl) =>
+        signedRest(
+          { restUrl, apiKey: 'file-key', apiSecret: 'file-secret' },
+          'GET',
+          '/api/v1/trading/account',
+        ),
+      );
+      expect(run.code).toBe(EXIT.OK);
+      expect(run.stdout).toMatch(/ {2}API key: +file-key \(KEEL_API_KEY\)\n/);
+      expect(run.seen?.status).toBe(200);
+      const missing = join(dir, 'nope');
+      const refused = await venueWith({ ...env, KEEL_API_SECRET_FILE: missing }, async () => undefined);
+      expect(refused.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+      expect(refused.stderr).toBe(
+        `✖ keel venue: KEEL_API_SECRET is not set, and KEEL_API_SECRET_FILE names ${missing}, which cannot be read (ENOENT)\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('refuses an empty one beside a set one, as only one set', async () => {
