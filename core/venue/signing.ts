@@ -19,8 +19,10 @@ export interface Signer {
 }
 
 /**
- * How an array parameter (a JSON body's `symList`, `syms`, `portfolioIds`) is written into the
- * signed text; the public venue docs do not say, so it is a setting (`venue.signing.arrays`):
+ * How an array parameter of a JSON body (`symList` of close positions, `clientOrderIds` of cancel
+ * all) is written into the signed text; the public venue docs do not say, so it is a setting
+ * (`venue.signing.arrays`). A query string's array (the fee-rate query's `syms`, `portfolioIds`)
+ * is not: it reaches the venue as the text sent, comma-joined items, and is signed as that text.
  * `comma` joins the items with commas (`a,b`, Keel's default), `json` writes the array as JSON
  * (`["a","b"]`), `brackets` as a bracketed list (`[a, b]`, how a Java list prints).
  */
