@@ -68,21 +68,30 @@ export function placeAlgoOrder(book: PortfolioBook, params: Params, where: strin
 }
 
 /**
- * The algo order a request names; attachedOrderId is refused (spec).
+ * The algo order a request names; attachedOrderId is refused (spec). Every name it gives must fit
+ * the one algo order, as for orders: an algoOrderId and a clientAlgoOrderId of two algo orders, or
+ * a sym other than the order's, name no algo order and are refused with 401018 rather than acted on
+ * by one of them (Keel's choice of code: the spec names none; the public venue docs answer an order
+ * not found so).
  * @param book - the portfolio
- * @param params - algoOrderId or clientAlgoOrderId
+ * @param params - algoOrderId and / or clientAlgoOrderId, optional sym
  * @param where - the request, for errors
  * @returns the algo order
- * @throws PaperApiError 400001 without a reference, 401018 when unknown
+ * @throws PaperApiError 400001 without a reference, 401018 when unknown or misnamed
  */
 export function algoTarget(book: PortfolioBook, params: Params, where: string): AlgoOrder {
   refuseFields(params, ALGO_QUERY_REFUSED_FIELDS, where);
   const id = optionalText(params, 'algoOrderId', where);
   const ref = optionalText(params, 'clientAlgoOrderId', where);
+  const sym = optionalText(params, 'sym', where);
   if (id === undefined && ref === undefined)
     throw badParameter(where, 'needs algoOrderId or clientAlgoOrderId');
   const algo = book.findAlgo(id, ref);
   if (!algo) throw simError('ORDER_NOT_FOUND', `no algo order ${id ?? ref}`);
+  if (ref !== undefined && algo.clientAlgoOrderId !== ref)
+    throw simError('ORDER_NOT_FOUND', `no algo order ${id} with clientAlgoOrderId ${ref}`);
+  if (sym !== undefined && algo.sym !== sym)
+    throw simError('ORDER_NOT_FOUND', `no algo order ${id ?? ref} on ${sym}`);
   return algo;
 }
 

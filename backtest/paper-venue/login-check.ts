@@ -34,10 +34,7 @@ export function checkLogin(
   if (!credential) return 'login failed: unknown apiKey';
   if (Math.abs(Number(args.timestamp) - serverNow / 1000) > NONCE_TOLERANCE_SECONDS)
     return `login failed: timestamp is not within ±${NONCE_TOLERANCE_SECONDS} s of the server clock`;
-  if (
-    !/^[0-9a-f]+$/i.test(args.sign) ||
-    !verifyLoginSignature(credential.apiSecret, args.timestamp, args.sign)
-  )
+  if (!verifyLoginSignature(credential.apiSecret, args.timestamp, args.sign))
     return 'login failed: sign does not match';
   try {
     limits.take(credential.portfolioId, 'wsLogin', timer.now());

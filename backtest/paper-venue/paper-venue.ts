@@ -72,8 +72,9 @@ export interface PaperVenueOptions {
   /** Margin-loan terms of the sims (borrowable assets, rates, quotas, LTV levels). */
   readonly loans?: LoanOptions;
   /**
-   * How the venue writes array parameters into the REST signature text it verifies (the public
-   * docs do not say; see `ArrayEncoding`): set it otherwise than a client's
+   * How the venue writes a JSON body's array parameters into the REST signature text it verifies
+   * (the public docs do not say; see `ArrayEncoding`; a query's are verified as the text received):
+   * set it otherwise than a client's
    * `venue.signing.arrays` to rehearse the 2000 a mismatch gets. Default `comma`, as Keel signs.
    */
   readonly signatureArrays?: ArrayEncoding;

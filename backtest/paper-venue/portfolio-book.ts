@@ -269,15 +269,15 @@ export class PortfolioBook {
   }
 
   /**
-   * Finds an algo order by algoOrderId or clientAlgoOrderId.
+   * Finds an algo order by algoOrderId, else by clientAlgoOrderId, as {@link findOrder} finds an
+   * order: an unknown algoOrderId finds none, whatever clientAlgoOrderId comes with it.
    * @param algoOrderId - the venue id
    * @param clientAlgoOrderId - the caller reference
    * @returns the latest state of the algo order, or undefined
    */
   findAlgo(algoOrderId?: string, clientAlgoOrderId?: string): AlgoOrder | undefined {
-    const byId = algoOrderId === undefined ? undefined : this.algos.get(algoOrderId);
-    if (byId !== undefined || clientAlgoOrderId === undefined) return byId;
-    const id = this.algoIdByRef.get(clientAlgoOrderId);
+    const id =
+      algoOrderId ?? (clientAlgoOrderId === undefined ? undefined : this.algoIdByRef.get(clientAlgoOrderId));
     return id === undefined ? undefined : this.algos.get(id);
   }
 

@@ -41,10 +41,7 @@ export function authenticate(
 ): ApiCredential {
   const { credential, nonce } = authenticateHeaders(headers, credentials, nowMs);
   const signature = header(headers, 'signature') ?? '';
-  if (
-    !/^[0-9a-f]+$/i.test(signature) ||
-    !verifySignature(credential.apiSecret, params, nonce, signature, arrays)
-  ) {
+  if (!verifySignature(credential.apiSecret, params, nonce, signature, arrays)) {
     throw new PaperApiError(
       2000,
       'the signature header does not match the request parameters and nonce',

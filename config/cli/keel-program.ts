@@ -156,7 +156,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .addOption(
       new Option(
         '--signature-arrays <encoding>',
-        'how the venue writes an array parameter (symList, syms, portfolioIds) into the REST signature text it verifies, as venue.signing.arrays takes it: set it otherwise than the client to rehearse the 2000 a mismatch gets (default: comma, as Keel signs)',
+        'how the venue writes an array parameter of a JSON body (symList, clientOrderIds) into the REST signature text it verifies (arrays of a query, comma-joined, are verified as sent), as venue.signing.arrays takes it: set it otherwise than the client to rehearse the 2000 a mismatch gets (default: comma, as Keel signs)',
       ).choices(ARRAY_ENCODINGS),
     )
     .option(

@@ -125,7 +125,7 @@ export const venueConfigSchema = z
           .enum(ARRAY_ENCODINGS)
           .default('comma')
           .describe(
-            'How an array parameter of a JSON body (symList of DELETE /api/v1/trading/positions, syms and portfolioIds of the fee-rate endpoints) is written into the text the REST signature covers: comma joins the items (a,b), json writes the array as JSON (["a","b"]), brackets as a bracketed list ([a, b]). The public venue docs do not say (Keel\'s choice: comma); if the venue answers 2000 (bad signature) only on such requests, try another. `keel venue --signature-arrays` verifies with one, to rehearse a mismatch.',
+            'How an array parameter of a JSON body (symList of DELETE /api/v1/trading/positions, clientOrderIds of DELETE /api/v1/trading/cancelAll) is written into the text the REST signature covers: comma joins the items (a,b), json writes the array as JSON (["a","b"]), brackets as a bracketed list ([a, b]). The public venue docs do not say (Keel\'s choice: comma); if the venue answers 2000 (bad signature) only on such requests, try another. An array in a query string (syms and portfolioIds of GET /api/v1/broker/feeRate) is sent as comma-joined items and signed as that text, whatever this says. `keel venue --signature-arrays` verifies with one, to rehearse a mismatch.',
           ),
       })
       .prefault({})

@@ -19,8 +19,10 @@ export interface Signer {
 }
 
 /**
- * How an array parameter (a JSON body's `symList`, `syms`, `portfolioIds`) is written into the
- * signed text; the public venue docs do not say, so it is a setting (`venue.signing.arrays`):
+ * How an array parameter of a JSON body (`symList` of close positions, `clientOrderIds` of cancel
+ * all) is written into the signed text; the public venue docs do not say, so it is a setting
+ * (`venue.signing.arrays`). A query string's array (the fee-rate query's `syms`, `portfolioIds`)
+ * is not: it reaches the venue as the text sent, comma-joined items, and is signed as that text.
  * `comma` joins the items with commas (`a,b`, Keel's default), `json` writes the array as JSON
  * (`["a","b"]`), `brackets` as a bracketed list (`[a, b]`, how a Java list prints).
  */
@@ -121,6 +123,17 @@ export function signRequest(
 }
 
 /**
+ * Whether a received signature is the expected hex text, in constant time. The whole text is
+ * checked before it is decoded: Buffer's hex decoding stops at a first odd or non-hex digit, so
+ * the right signature with more digits after it would decode to the right bytes. Either letter
+ * case is taken: the public venue docs say only "hex".
+ */
+function sameHex(expected: string, given: string): boolean {
+  if (given.length !== expected.length || !/^[0-9a-f]*$/i.test(given)) return false;
+  return timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'));
+}
+
+/**
  * Checks a REST signature (server side: the paper venue).
  * @param secret - the secret key of the API key
  * @param params - the received query or body parameters
@@ -136,12 +149,7 @@ export function verifySignature(
   signature: string,
   arrays: ArrayEncoding = DEFAULT_ARRAY_ENCODING,
 ): boolean {
-  const expected = Buffer.from(
-    hmacSigner('', secret).sign(restSignaturePayload(params, nonce, arrays)),
-    'hex',
-  );
-  const given = Buffer.from(signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameHex(hmacSigner('', secret).sign(restSignaturePayload(params, nonce, arrays)), signature);
 }
 
 /**
@@ -152,7 +160,5 @@ export function verifySignature(
  * @returns true when it matches
  */
 export function verifyLoginSignature(secret: string, timestamp: string, sign: string): boolean {
-  const expected = Buffer.from(hmacSigner('', secret).sign(loginSignaturePayload(timestamp)), 'hex');
-  const given = Buffer.from(sign, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameHex(hmacSigner('', secret).sign(loginSignaturePayload(timestamp)), sign);
 }

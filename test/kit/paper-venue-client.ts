@@ -14,6 +14,8 @@ export interface SigningOverrides {
   readonly apiKey?: string;
   readonly secret?: string;
   readonly nonceSeconds?: number;
+  /** Rewrites the right signature before it is sent, to provoke a malformed one. */
+  readonly signatureOf?: (right: string) => string;
 }
 
 /** A REST reply: HTTP status, headers and the parsed body. */
@@ -63,7 +65,8 @@ export async function signedRest(
   overrides: SigningOverrides = {},
 ): Promise<PlainReply> {
   const nonce = String(overrides.nonceSeconds ?? Math.floor(Date.now() / 1000));
-  const signature = handSignature(overrides.secret ?? venue.apiSecret, params, nonce);
+  const right = handSignature(overrides.secret ?? venue.apiSecret, params, nonce);
+  const signature = overrides.signatureOf?.(right) ?? right;
   const headers: Record<string, string> = {
     'X-MBX-APIKEY': overrides.apiKey ?? venue.apiKey,
     nonce,

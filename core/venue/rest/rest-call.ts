@@ -34,7 +34,7 @@ export interface RawRestReply {
 export interface RestCallContext {
   readonly transport: HttpTransport;
   readonly signer: Signer;
-  /** How array parameters are written into the signature (`venue.signing.arrays`). */
+  /** How a JSON body's array parameters are written into the signature (`venue.signing.arrays`). */
   readonly signatureArrays: ArrayEncoding;
   readonly timer: TimerPort;
   /** The venue's clock as estimated from replies: the nonce is read from it. */
@@ -80,11 +80,18 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * How an array is written into a query string: its items comma-joined (Keel's choice, the public
+ * docs show no array in a query). A query value reaches the venue as text, so its signature covers
+ * that text as sent, whatever `venue.signing.arrays` says of a JSON body's arrays.
+ */
+const QUERY_ARRAYS: ArrayEncoding = 'comma';
+
 function queryString(params: RequestParams): string {
   const search = new URLSearchParams();
   for (const key of Object.keys(params).sort()) {
     const value = params[key];
-    if (value !== undefined && value !== null) search.append(key, paramText(value));
+    if (value !== undefined && value !== null) search.append(key, paramText(value, QUERY_ARRAYS));
   }
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
@@ -217,7 +224,7 @@ export async function restCall(
     if (turn !== undefined) await turn;
     const signedWith = ctx.clock.offsetMs;
     const headers: Record<string, string> = {
-      ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds(), ctx.signatureArrays),
+      ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds(), inQuery ? QUERY_ARRAYS : ctx.signatureArrays),
       'content-type': 'application/json',
     };
     if (seq !== undefined) headers[REST_SEQ_HEADER] = seq;

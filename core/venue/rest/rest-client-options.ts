@@ -24,8 +24,8 @@ export interface RestClientOptions {
   readonly baseUrl: string;
   readonly signer: Signer;
   /**
-   * How array parameters are written into the signature (the docs do not say; see
-   * `ArrayEncoding`). Default `comma`.
+   * How a JSON body's array parameters are written into the signature (the docs do not say; see
+   * `ArrayEncoding`; a query's arrays are signed as sent, comma-joined). Default `comma`.
    */
   readonly signatureArrays?: ArrayEncoding;
   /** Time and timers; real by default. */

@@ -134,6 +134,16 @@ describe('paper venue authentication', () => {
     expect((await signedRest(live(), 'GET', path, {}, { nonceSeconds: now - 50 })).body.code).toBe(0);
   });
 
+  it('refuses with 2000 a signature with one hex digit more than the right one, which decodes to the same bytes', async () => {
+    const now = 5_000_000_000;
+    opened.venue = await aPaperVenue({ timer: { now: () => now * 1000, setTimer: () => () => undefined } });
+    const path = '/api/v1/trading/account';
+    const at = { nonceSeconds: now };
+    const longer = await signedRest(live(), 'GET', path, {}, { ...at, signatureOf: (right) => `${right}0` });
+    expect(longer.body.code).toBe(2000);
+    expect((await signedRest(live(), 'GET', path, {}, at)).body.code).toBe(0);
+  });
+
   it('checks the nonce against its injected clock, not the host clock', async () => {
     const clock = 5_000_000_000;
     opened.venue = await aPaperVenue({ timer: { now: () => clock, setTimer: () => () => undefined } });

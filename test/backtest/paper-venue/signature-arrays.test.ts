@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { hmacSigner, VenueError, VenueRestClient } from '../../../core/venue/index.ts';
+import { type ArrayEncoding, hmacSigner, VenueError, VenueRestClient } from '../../../core/venue/index.ts';
 import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
 
 const opened: { close(): Promise<void> | void }[] = [];
@@ -17,7 +17,7 @@ async function closeCode(rest: VenueRestClient): Promise<number> {
   return refused instanceof VenueError ? refused.code : 0;
 }
 
-function clientOf(venue: PaperVenue, signatureArrays?: 'comma' | 'json'): VenueRestClient {
+function clientOf(venue: PaperVenue, signatureArrays?: ArrayEncoding): VenueRestClient {
   const rest = new VenueRestClient({
     baseUrl: venue.restUrl,
     signer: hmacSigner(venue.apiKey, venue.apiSecret),
@@ -44,4 +44,24 @@ describe('paper venue: the array encoding it verifies signatures with', () => {
     expect(await closeCode(clientOf(venue))).toBe(401097);
     expect(await closeCode(clientOf(venue, 'json'))).toBe(2000);
   });
+});
+
+// A query parameter reaches the venue as text: its raw value is the text sent, comma-joined items
+// for an array, with no array left to write another way. The encoding setting is for JSON bodies.
+describe('paper venue: array parameters of a GET query', () => {
+  it.each([
+    ['comma', 'json'],
+    ['json', 'json'],
+    ['json', 'brackets'],
+    ['brackets', 'comma'],
+  ] as const)(
+    'answers a fee-rate query with syms from a client signing bodies with %s, verifying bodies with %s',
+    async (client, verifier) => {
+      const venue = await aPaperVenue({ signatureArrays: verifier });
+      opened.push(venue);
+      const syms = ['BINANCE_PERP_BTC_USDT', 'OKX_SPOT_ETH_USDT'];
+      const rates = await clientOf(venue, client).getFeeRate({ syms, portfolioIds: [venue.portfolioId] });
+      expect(rates.map((r) => r.portfolioId)).toEqual([venue.portfolioId]);
+    },
+  );
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { hmacSigner, restSignaturePayload, signRequest, verifySignature } from '../../../core/venue/index.ts';
+import {
+  hmacSigner,
+  loginSignaturePayload,
+  restSignaturePayload,
+  signRequest,
+  verifyLoginSignature,
+  verifySignature,
+} from '../../../core/venue/index.ts';
 
 const PARAMS = { symList: ['BINANCE_PERP_BTC_USDT', 'OKX_SPOT_ETH_USDT'], portfolioId: 'p-1' };
 
@@ -32,5 +39,17 @@ describe('REST signing of array parameters', () => {
     // Without an array the encodings sign alike.
     const plain = { portfolioId: 'p-1' };
     expect(signRequest(signer, plain, 1, 'json')).toEqual(signRequest(signer, plain, 1));
+  });
+});
+
+describe('verifying a signature (server side)', () => {
+  it('refuses the right signature with one hex digit more, which Node decodes to the same bytes', () => {
+    const rest = signRequest(hmacSigner('k', 'secret'), PARAMS, 1_700_000_000);
+    expect(verifySignature('secret', PARAMS, rest.nonce, rest.signature)).toBe(true);
+    expect(verifySignature('secret', PARAMS, rest.nonce, `${rest.signature}0`)).toBe(false);
+    const sign = hmacSigner('k', 'secret').sign(loginSignaturePayload('1700000000'));
+    expect(verifyLoginSignature('secret', '1700000000', sign)).toBe(true);
+    expect(verifyLoginSignature('secret', '1700000000', `${sign}0`)).toBe(false);
+    expect(verifyLoginSignature('secret', '1700000000', `${sign}zz`)).toBe(false);
   });
 });

@@ -672,3 +672,26 @@ describe('venue REST client: signed requests and reply decoding', () => {
     ]);
   });
 });
+
+describe('venue REST client: array parameters in a query string', () => {
+  const now = 1_700_000_000_123;
+  const venue = venueRestRig(
+    { signer: hmacSigner(KEY, SECRET), timer: fakeTimer(now), signatureArrays: 'json' },
+    () => ({ body: ok([]), date: new Date(now).toUTCString() }),
+  );
+
+  it('signs a query array as the query carries it, comma-joined, whatever signatureArrays says of bodies', async () => {
+    await venue.client.getFeeRate({ portfolioIds: ['p-1', 'p-2'], syms: ['S'] });
+    const request = venue.server.requests.at(-1);
+    expect(request?.query).toEqual({ portfolioIds: 'p-1,p-2', syms: 'S' });
+    const signed = `portfolioIds=p-1,p-2&syms=S&${NONCE}`;
+    expect(request?.headers.signature).toBe(createHmac('sha256', SECRET).update(signed).digest('hex'));
+  });
+
+  it('still signs a JSON body array as signatureArrays says', async () => {
+    await venue.client.closePositions({ symList: ['S', 'T'] });
+    const request = venue.server.requests.at(-1);
+    const signed = `symList=["S","T"]&${NONCE}`;
+    expect(request?.headers.signature).toBe(createHmac('sha256', SECRET).update(signed).digest('hex'));
+  });
+});
