@@ -162,7 +162,7 @@ describe('two strategies’ closes of one leg in flight at once', () => {
       fc.property(scenario, (s) => {
         const { r, madeBy, owners } = play(s);
         const state = r.kernel.state;
-        // The gate denies only a closePosition of a leg nothing could open.
+        // The gate denies only a close of a leg nothing could open.
         for (const d of r.denials)
           expect(`${d.source} ${d.check}`).toMatch(/^(risk reduceOnly|venue venue\.)/);
         let unowned = 0;
