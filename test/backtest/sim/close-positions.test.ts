@@ -71,9 +71,7 @@ describe('sim venue: close position(s)', () => {
       aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
       aMarket('s', 'SELL', '3', { positionSide: 'SHORT' }),
     );
-    t.sim.submitEndOfRunClose(
-      asApproved({ kind: 'closePositions', ref: 'bt-end0-close', symList: [BTC] }),
-    );
+    t.sim.submitEndOfRunClose(asApproved({ kind: 'closePositions', ref: 'bt-end0-close', symList: [BTC] }));
     t.sim.advanceTo(1);
     expect(
       fillLines(t)
