@@ -15,15 +15,16 @@ import {
 
 /**
  * Closes one position with a market close; reduce-only orders on the sym are cancelled first (spec).
- * Without a positionSide (or with NONE) every open position on the sym is closed: in BOTH mode
- * both legs, as `DELETE /api/v1/trading/positions` does for the sym (Keel's choice: the spec does
- * not say; see the sim's closePosition).
+ * The position is the sym's (NET mode: positionSide absent or NONE) or its leg's (BOTH mode:
+ * positionSide LONG or SHORT; without one the request names no one position and is refused,
+ * see the sim's closePosition).
  * @param book - the portfolio
  * @param params - sym, positionSide (optional: NONE, LONG or SHORT)
  * @param where - the request, for errors
  * @returns the sym closed
  * @throws PaperApiError 401129 (too many reduce-only orders), 401097 (nothing to close), 400009,
- *   401023 (a spot holding's close the coin balance cannot pay for)
+ *   401023 (a spot holding's close the coin balance cannot pay for), 400001 (a positionSide the
+ *   mode does not take)
  */
 export function closePosition(book: PortfolioBook, params: Params, where: string): { sym: string } {
   const sym = requiredText(params, 'sym', where);

@@ -52,15 +52,16 @@ function reduceOnlyAlgosOn(
 }
 
 /**
- * Whether a close of a position side reaches a leg of a side: every leg when it names none (or
- * NONE) or the mode is NET (one position per sym), else only the legs of that side (BOTH mode).
+ * Whether a close of a position side reaches a leg of a side: every leg when it names none (a
+ * closePositions) or the mode is NET (one position per sym), else only the legs of that side (BOTH
+ * mode, where a closePosition names LONG or SHORT).
  * The spec's "Open reduceOnly orders for the symbol are cancelled automatically first" does not
  * say what a one-leg close of two-way (BOTH) mode does to the other leg's: Keel's reading
  * is that it cancels (and counts against 401129) only the closed leg's reduce-only orders and
  * algo orders, as a reduce-only order of one leg can never reduce the other.
  */
 function closeReaches(state: SimState, closed: PositionSide | undefined, side: PositionSide): boolean {
-  return closed === undefined || closed === 'NONE' || state.positionMode === 'NET' || side === closed;
+  return closed === undefined || state.positionMode === 'NET' || side === closed;
 }
 
 /**
@@ -198,12 +199,13 @@ function refusedForBalance(
 }
 
 /**
- * Closes one position with a market close (DELETE /api/v1/trading/position). In BOTH mode a
- * positionSide of NONE names no leg, so every open position on the sym is closed, as
- * closePositions does for it (Keel's choice: the spec does not say; refusing with 401097 would
- * claim there is nothing to close). In NET mode a positionSide other than NONE is refused with
- * 400001, as an order naming one is. Refused with 401023 when the balances cannot pay for a spot
- * holding's close (see refusedForBalance).
+ * Closes one position with a market close (DELETE /api/v1/trading/position: the spec's "Close one
+ * position"). In BOTH mode a sym holds two positions, told apart by positionSide, so a close
+ * naming NONE names none of them: it is refused with 400001, as an order or algo order without
+ * LONG or SHORT is in BOTH mode (the public docs require it there); closePositions closes every
+ * leg of its syms. In NET mode a positionSide other than NONE is refused with 400001, as an order
+ * naming one is. Refused with 401023 when the balances cannot pay for a spot holding's close (see
+ * refusedForBalance).
  * @param state - the venue
  * @param intent - the command
  * @param endOfRun - the command is Keel's end-of-run close: its orders trade whatever the hours and
@@ -216,6 +218,16 @@ export function closePosition(state: SimState, intent: ClosePositionIntent, endO
   }
   if (state.positionMode === 'NET' && intent.positionSide !== undefined && intent.positionSide !== 'NONE') {
     rejectCommand(state, intent.ref, intent.kind, 'BAD_PARAMETERS', 'positionSide must be NONE in NET mode');
+    return;
+  }
+  if (state.positionMode === 'BOTH' && (intent.positionSide ?? 'NONE') === 'NONE') {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      'positionSide LONG or SHORT is required in BOTH mode',
+    );
     return;
   }
   const reduceOnly = reduceOnlyOpenOn(state, new Set([intent.sym]), intent.positionSide);

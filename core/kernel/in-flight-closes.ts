@@ -2,6 +2,7 @@ import type {
   ClosePositionIntent,
   ClosePositionsIntent,
   Dec,
+  LiquidationNodeType,
   Order,
   Position,
   PositionSide,
@@ -146,6 +147,10 @@ export class InFlightCloses {
    */
   private readonly endedUnseen = new Map<string, EndedCloses>();
   private readonly unattributedOrders = new Map<string, UnattributedCloseOrder>();
+  /** Whether the venue's latest liquidation node was not its last (`FINISHED`): a liquidation is under way. */
+  private liquidating = false;
+  /** The orders (by orderId) the venue made during a liquidation: its own, never a close's. */
+  private readonly liquidationOrders = new Set<string>();
 
   /**
    * @param legQty - the kernel's position legs, read when a close is sent
@@ -171,6 +176,17 @@ export class InFlightCloses {
       if (!signed.isZero() || this.legMayGrow(sym, positionSide))
         this.legs.push({ ref: intent.ref, owner, sym, positionSide, signed, unknown: false });
     }
+  }
+
+  /**
+   * A liquidation node: from the first to the last (`FINISHED`), the venue has taken the positions
+   * over, and every order it makes is the liquidation's (Keel's simulated venue runs a liquidation
+   * at once, between commands), which {@link claim} gives to no close: a close in flight on the leg
+   * will find it as the liquidation left it, and make its own order or be refused.
+   * @param nodeType - the node reached
+   */
+  liquidationNode(nodeType: LiquidationNodeType): void {
+    this.liquidating = nodeType !== 'FINISHED';
   }
 
   /**
@@ -255,14 +271,16 @@ export class InFlightCloses {
    * @param order - an order whose reference no strategy owns or inherits
    * @param firstSeen - whether this is the kernel's first word of the order (only then is one
    *   that comes after its close ended kept for the warnings)
-   * @returns the owner and the close's reference: the first-sent close's where the venue makes
+   * @returns nothing for an order a liquidation made ({@link liquidationNode}); else the owner and
+   *   the close's reference: the first-sent close's where the venue makes
    *   close orders in send order (its outcome known), else the earliest when one strategy sent
    *   every close of the leg in flight; ambiguous when strategies' closes of the leg are in flight
    *   at once and the venue's order cannot tell them apart; undefined when the order is no
    *   close's (kept for the warnings when a report ended the leg's close before it came)
    */
   claim(order: Order, firstSeen = true): CloseOrderOwner | undefined {
-    if (!onlyReducesPosition(order)) return undefined;
+    if (this.liquidating) this.liquidationOrders.add(order.orderId);
+    if (this.liquidationOrders.has(order.orderId) || !onlyReducesPosition(order)) return undefined;
     const { sym, positionSide } = order;
     const closing = this.legs.filter((leg) => onLeg(leg, sym, positionSide));
     const first = closing[0];
@@ -370,11 +388,12 @@ export class InFlightCloses {
   }
 
   /**
-   * @returns whether no close is in flight and no leg waits for the order of a close a report
-   *   ended (checked first on every User Data event)
+   * @returns whether no close is in flight, no leg waits for the order of a close a report
+   *   ended and no liquidation is under way (its orders are noted): checked first on every User
+   *   Data event
    */
   get quiet(): boolean {
-    return this.legs.length === 0 && this.endedUnseen.size === 0;
+    return this.legs.length === 0 && this.endedUnseen.size === 0 && !this.liquidating;
   }
 
   private drop(over: (leg: ClosingLeg) => boolean): void {

@@ -7,6 +7,7 @@ import {
   type PlaceOrderIntent,
   unknownFieldValue,
 } from '../model/index.ts';
+import type { ApprovedIntent } from '../risk/index.ts';
 import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightCloses } from './in-flight-closes.ts';
@@ -160,7 +161,7 @@ export class IntentPipeline {
     }
     this.record(runner.id, intent);
     this.cancelStops(stops);
-    this.execution.submit(decision.command);
+    this.execution.submit(stamped(decision.command, hookCall));
   }
 
   /**
@@ -352,6 +353,19 @@ export class IntentPipeline {
       ts: this.state.now(),
     };
   }
+}
+
+/**
+ * The approved command with the kernel's hook-call stamp: a custom gate may approve a command of
+ * its own making (a stock gate asked about a copy of the strategy's), which drops the stamp or
+ * carries another, and the trade book would then count each order of a sliced one as an entry.
+ * The stamp is the kernel's, not the gate's: it is put back whatever the gate returned.
+ * @param command - what the gate approved
+ * @param hookCall - the kernel's hook call under way (undefined: none stamped)
+ * @returns the command itself when it bears the stamp already, else a copy bearing it
+ */
+function stamped(command: ApprovedIntent, hookCall: number | undefined): ApprovedIntent {
+  return hookCall === undefined || command.hookCall === hookCall ? command : { ...command, hookCall };
 }
 
 /**

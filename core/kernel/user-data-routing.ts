@@ -274,9 +274,11 @@ export class UserDataRouting {
    * before the order is folded (see {@link InFlightCloses}): the venue names it as it likes, so it
    * inherits no owner otherwise. An order two strategies' closes may have made is the first-sent
    * close's where the venue makes close orders in send order, else left to neither, and kept for
-   * the run's warnings, as is one that comes after a report ended its close.
+   * the run's warnings, as is one that comes after a report ended its close. An order the venue
+   * makes during a liquidation is the liquidation's, no close's.
    */
   private noteClose(event: UserEvent): void {
+    if (event.kind === 'liquidationEvent') this.closes.liquidationNode(event.record.nodeType);
     if (this.closes.quiet) return;
     switch (event.kind) {
       case 'commandRejected':

@@ -11,7 +11,7 @@ const EVERY_LEG: readonly PositionSide[] = ['NONE', 'LONG', 'SHORT'];
 
 /**
  * The position legs a close reaches: the leg a `closePosition` names, every leg of its sym when it
- * names NONE (in BOTH mode the venue then closes both legs), every leg of each sym of a
+ * names NONE (NET mode's one leg; in BOTH mode the gate denies it), every leg of each sym of a
  * `closePositions`. The kernel follows the closes in flight on these legs (`InFlightCloses`), and
  * the risk gate passes a `closePosition` when one of them is open or may open.
  * @param intent - the close of one or several syms

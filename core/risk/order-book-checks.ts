@@ -1,3 +1,4 @@
+import type { ClosePositionIntent, ClosePositionsIntent } from '../model/index.ts';
 import { closedLegs, isFinalOrderState } from '../model/index.ts';
 import { type OrderTerms, termsOf } from './order-terms.ts';
 import { fitsOppositePosition } from './position-reduction.ts';
@@ -73,26 +74,27 @@ export const modifyTargetCheck: RiskCheck = {
  * is open, or flat with an order open or sent that could open it ({@link RiskView.legMayGrow}:
  * `return [market buy, closePosition]` from one hook, whose buy may fill before the close
  * arrives), the legs the kernel follows a close on (`InFlightCloses`); it is denied only when
- * nothing could give it a position to close. A closePositions is not checked: the venue refuses it
- * when every sym is flat.
+ * nothing could give it a position to close. A closePositions is judged by the same rule on every
+ * leg of its syms: it passes when one of them may be closed (the venue closes what it finds on the
+ * others and refuses only a list with nothing to close).
  */
 export const reduceOnlyCheck: RiskCheck = {
   name: 'reduceOnly',
   kind: 'rule',
-  intents: ['placeOrder', 'closePosition'],
+  intents: ['placeOrder', 'closePosition', 'closePositions'],
   run(input) {
     const { intent, view } = input;
-    if (intent.kind === 'closePosition') {
+    if (intent.kind === 'closePosition' || intent.kind === 'closePositions') {
       const mayClose = closedLegs(intent).some(
         ({ sym, positionSide }) =>
           !view.positionQty(sym, positionSide).isZero() || view.legMayGrow(sym, positionSide),
       );
-      if (mayClose) return undefined;
-      const leg = intent.positionSide === 'NONE' ? '' : ` ${intent.positionSide}`;
-      return deny(
-        'reduceOnly',
-        `closePosition ${intent.ref}: there is no ${intent.sym}${leg} position to close, and no open or sent order could open one before the close reaches the venue`,
-      );
+      return mayClose
+        ? undefined
+        : deny(
+            'reduceOnly',
+            `${intent.kind} ${intent.ref}: there is no ${closedPositionsNamed(intent)} position to close, and no open or sent order could open one before the close reaches the venue`,
+          );
     }
     if (intent.kind !== 'placeOrder') return undefined;
     const terms = termsOf(input);
@@ -105,6 +107,12 @@ export const reduceOnlyCheck: RiskCheck = {
     );
   },
 };
+
+/** The positions a close names in its denial: `BTC`, `BTC LONG`, `BTC or ETH`. */
+function closedPositionsNamed(intent: ClosePositionIntent | ClosePositionsIntent): string {
+  if (intent.kind === 'closePositions') return intent.symList.join(' or ');
+  return intent.positionSide === 'NONE' ? intent.sym : `${intent.sym} ${intent.positionSide}`;
+}
 
 /**
  * Why a reduce-only order cannot reduce its position, if it cannot.

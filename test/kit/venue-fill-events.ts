@@ -1,5 +1,11 @@
-import type { ExecutionEvent, Order, OrderSide, UserEvent } from '../../core/model/index.ts';
-import { D } from '../../core/model/index.ts';
+import type {
+  ExecutionEvent,
+  LiquidationNodeType,
+  Order,
+  OrderSide,
+  UserEvent,
+} from '../../core/model/index.ts';
+import { D, LIQUIDATION_NODE_TYPES } from '../../core/model/index.ts';
 import { anOrderUpdate, aPositionUpdate, BTC } from './kernel-events.ts';
 import { anOrder } from './order-builders.ts';
 
@@ -107,4 +113,57 @@ export function venueClose(
 ): UserEvent[] {
   const order: FilledOrder = { clientOrderId, side, reduceOnly: true, ...overrides };
   return [anUpdateOf(order, qty, ts), ...filled(order, qty, '0', ts)];
+}
+
+/**
+ * What Keel's simulated venue pushes when a liquidation closes a leg: the liquidation's nodes, the
+ * live orders it cancels (after the first node), and between the nodes that place and fill them,
+ * its market close of the leg (reduce-only), filled.
+ * @param liquidationEventId - the liquidation
+ * @param clientOrderId - the name the venue gives its order (the simulated venue's `<event>-<sym>-<side>`)
+ * @param side - the side that closes the leg
+ * @param qty - the quantity it closes
+ * @param legAfter - the leg's signed size after it (a partial liquidation may leave some)
+ * @param ts - venue time
+ * @param overrides - fields of the order to replace (sym, positionSide)
+ * @param cancelled - the updates of the orders it cancels
+ * @returns the events, in the simulated venue's order
+ */
+export function venueLiquidation(
+  liquidationEventId: string,
+  clientOrderId: string,
+  side: OrderSide,
+  qty: string,
+  legAfter: string,
+  ts: number,
+  overrides: Partial<Order> = {},
+  cancelled: readonly UserEvent[] = [],
+): UserEvent[] {
+  const node = (nodeType: LiquidationNodeType): UserEvent => ({
+    kind: 'liquidationEvent',
+    ts,
+    recvTs: ts,
+    record: {
+      liquidationEventId,
+      portfolioId: 'p-1',
+      eventType: 'PARTIAL_LIQUIDATION',
+      nodeType,
+      equity: D(10),
+      maintainMargin: D(20),
+      positions: [],
+      timestamp: ts,
+    },
+  });
+  const [triggered, ...rest] = LIQUIDATION_NODE_TYPES.map(node);
+  const placedAt = LIQUIDATION_NODE_TYPES.indexOf('LIQUIDATION_ORDERS_PLACED') - 1;
+  const order: FilledOrder = { clientOrderId, side, reduceOnly: true, ...overrides };
+  return [
+    ...(triggered === undefined ? [] : [triggered]),
+    ...cancelled,
+    ...rest.slice(0, placedAt),
+    anUpdateOf(order, qty, ts),
+    ...rest.slice(placedAt, placedAt + 1),
+    ...filled(order, qty, legAfter, ts),
+    ...rest.slice(placedAt + 1),
+  ];
 }

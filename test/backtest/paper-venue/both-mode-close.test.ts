@@ -30,11 +30,23 @@ async function sides(venue: PaperVenue): Promise<string[]> {
 }
 
 describe('closing a position in BOTH mode', () => {
-  it('closes both legs of the sym when DELETE /trading/position names no positionSide', async () => {
+  it('refuses DELETE /trading/position naming no positionSide, or NONE (400001: it names no one position), and closes nothing', async () => {
     const venue = await hedged();
     expect(await sides(venue)).toEqual(['LONG 1', 'SHORT -2']);
-    const closed = await signedRest(venue, 'DELETE', '/api/v1/trading/position', { sym: BTC });
-    expect(closed.body).toMatchObject({ code: 0, data: { sym: BTC } });
+    for (const params of [{ sym: BTC }, { sym: BTC, positionSide: 'NONE' }]) {
+      const refused = await signedRest(venue, 'DELETE', '/api/v1/trading/position', params);
+      expect(refused.body).toMatchObject({
+        code: 400001,
+        message: expect.stringContaining('positionSide LONG or SHORT is required in BOTH mode'),
+      });
+    }
+    expect(await sides(venue)).toEqual(['LONG 1', 'SHORT -2']);
+  });
+
+  it('closes both legs of the sym with DELETE /trading/positions', async () => {
+    const venue = await hedged();
+    const closed = await signedRest(venue, 'DELETE', '/api/v1/trading/positions', { symList: [BTC] });
+    expect(closed.body.code).toBe(0);
     expect(await sides(venue)).toEqual([]);
   });
 

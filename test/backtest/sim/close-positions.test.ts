@@ -71,9 +71,7 @@ describe('sim venue: close position(s)', () => {
       aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
       aMarket('s', 'SELL', '3', { positionSide: 'SHORT' }),
     );
-    t.sim.submitEndOfRunClose(
-      asApproved({ kind: 'closePosition', ref: 'bt-end0-close', sym: BTC, positionSide: 'NONE' }),
-    );
+    t.sim.submitEndOfRunClose(asApproved({ kind: 'closePositions', ref: 'bt-end0-close', symList: [BTC] }));
     t.sim.advanceTo(1);
     expect(
       fillLines(t)
@@ -148,7 +146,7 @@ describe('sim venue: close position(s)', () => {
     ]);
   });
 
-  it('closes both legs of the sym in BOTH mode when closePosition names positionSide NONE, and one leg when it names it', () => {
+  it('refuses a closePosition naming positionSide NONE in BOTH mode (400001: it names no one position), and closes the one leg it names', () => {
     const t = aSim({ positionMode: 'BOTH' });
     t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
     t.send(
@@ -156,10 +154,12 @@ describe('sim venue: close position(s)', () => {
       aMarket('s', 'SELL', '3', { positionSide: 'SHORT' }),
       aMarket('l2', 'BUY', '2', { positionSide: 'LONG' }),
     );
-    t.send({ kind: 'closePosition', ref: 'short', sym: BTC, positionSide: 'SHORT' });
     t.send({ kind: 'closePosition', ref: 'all', sym: BTC, positionSide: 'NONE' });
+    t.send({ kind: 'closePosition', ref: 'short', sym: BTC, positionSide: 'SHORT' });
     t.sim.advanceTo(1);
-    expect(t.of('commandRejected')).toEqual([]);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['all', 400001, '400001 bad parameters: positionSide LONG or SHORT is required in BOTH mode'],
+    ]);
     const closes = t
       .of('execution')
       .slice(3)
@@ -167,7 +167,7 @@ describe('sim venue: close position(s)', () => {
         (e) =>
           `${e.execution.clientOrderId} ${e.execution.side} ${e.execution.positionSide} ${e.execution.quantity.toFixed()}`,
       );
-    expect(closes).toEqual(['SIM-C-7 BUY SHORT 3', 'SIM-C-9 SELL LONG 3']);
+    expect(closes).toEqual(['SIM-C-7 BUY SHORT 3']);
   });
 });
 
@@ -265,7 +265,7 @@ describe('sim venue: closing a spot holding pays with the coin, as a spot order 
       aMarket('l', 'BUY', '1', { sym: OKX_ETH, positionSide: 'LONG' }),
       aMarket('s', 'SELL', '1', { sym: OKX_ETH, positionSide: 'SHORT' }),
     );
-    t.send({ kind: 'closePosition', ref: 'all', sym: OKX_ETH, positionSide: 'NONE' });
+    t.send({ kind: 'closePositions', ref: 'all', symList: [OKX_ETH] });
     t.sim.advanceTo(1);
     expect(t.of('commandRejected').map((e) => e.code)).toEqual([401023]);
     t.send({ kind: 'closePosition', ref: 'short', sym: OKX_ETH, positionSide: 'SHORT' });

@@ -76,6 +76,20 @@ describe('sim venue: liquidation', () => {
     expect(t.of('account').at(-1)?.account.accountStatus).toBe('NORMAL');
   });
 
+  it('pushes its orders, and every update of them, after its first node and before FINISHED: a client tells them from a close’s by that alone', () => {
+    const t = aLeveragedLong();
+    t.sim.onMarket(aMark(2, 80.4));
+    const liquidationOrders = new Set(t.of('liquidationPosition').map((e) => e.record.orderId));
+    let underWay = false;
+    const seen: string[] = [];
+    for (const event of t.events) {
+      if (event.kind === 'liquidationEvent') underWay = event.record.nodeType !== 'FINISHED';
+      else if (event.kind === 'order' && liquidationOrders.has(event.order.orderId))
+        seen.push(`${event.order.orderState} ${underWay ? 'during' : 'outside'}`);
+    }
+    expect(seen).toEqual(['NEW during', 'FILLED during']);
+  });
+
   it('reports a finite riskRatio, the cap for an unbounded one, when a gap takes equity below zero', () => {
     const t = aLeveragedLong();
     t.sim.onMarket(aMark(2, 70)); // equity 199.5 - 300 = -100.5 with MM 3.5 due: no bound

@@ -5,9 +5,18 @@ import { type CloseOrdering, defineStrategy } from '../../../core/kernel/index.t
 import type { Intent, Order, PositionMode, PositionSide, UserEvent } from '../../../core/model/index.ts';
 import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { anAccountUpdate, aPositionUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
-import { anUpdateOf, type FilledOrder, filled, venueClose } from '../../kit/venue-fill-events.ts';
+import {
+  anUpdateOf,
+  type FilledOrder,
+  filled,
+  venueClose,
+  venueLiquidation,
+} from '../../kit/venue-fill-events.ts';
 
 type Who = 'alpha' | 'beta';
+
+/** The name the venue gives its liquidation order of the leg. */
+const LIQUIDATION = 'L1-liquidation';
 
 /** What one strategy returns on the first quote: a close of BTC, with a buy before or after it. */
 interface Hook {
@@ -28,6 +37,8 @@ interface Scenario {
   readonly steps: readonly number[];
   /** Whether each buy fills at all (a buy that does not stays open). */
   readonly buysFill: readonly boolean[];
+  /** Whether the venue may liquidate the leg (once, at a step of its choosing, while it is open). */
+  readonly liquidates: boolean;
 }
 
 const hook: fc.Arbitrary<Hook> = fc.record({
@@ -44,6 +55,7 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
   hooks: fc.record({ alpha: hook, beta: hook }),
   steps: fc.array(fc.nat(5), { minLength: 8, maxLength: 8 }),
   buysFill: fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }),
+  liquidates: fc.boolean(),
 });
 
 function strategy(h: Hook, positionSide: PositionSide) {
@@ -66,7 +78,9 @@ function strategy(h: Hook, positionSide: PositionSide) {
  * Plays a scenario against a venue that runs the commands in the order sent (the simulated
  * venue's rule): a close makes a market close of the leg as it is then (`SIM-C-<n>`, filled at
  * once) or is refused when the leg is flat; a buy is acknowledged when it arrives and fills at a
- * later step of the venue's choosing (or never). At last someone closes what is left by hand.
+ * later step of the venue's choosing (or never). When the scenario says so, the venue liquidates
+ * the open leg at a step of its choosing (`LIQUIDATION`: its market close of the leg, the
+ * unfilled buys cancelled). At last someone closes what is left by hand.
  * @returns the rig, which close made each close order, and the closes sent
  */
 function play(s: Scenario) {
@@ -93,11 +107,21 @@ function play(s: Scenario) {
   const pending: { readonly buy: FilledOrder; readonly qty: number }[] = [];
   let next = 0;
   let buyNo = 0;
+  let liquidated = false;
   for (let step = 0; next < commands.length || pending.length > 0; step++) {
-    const options = (next < commands.length ? 1 : 0) + pending.length;
+    const liquidation = s.liquidates && !liquidated && leg > 0 ? 1 : 0;
+    const options = (next < commands.length ? 1 : 0) + pending.length + liquidation;
     const pick = (s.steps[step % s.steps.length] as number) % options;
     const t = ts++;
-    if (pick === 0 && next < commands.length) {
+    if (liquidation === 1 && pick === options - 1) {
+      const cancelled = pending.map(({ buy, qty }) =>
+        anUpdateOf(buy, String(qty), t, { orderState: 'CANCELLED' }),
+      );
+      emit(venueLiquidation('L1', LIQUIDATION, 'SELL', String(leg), '0', t, { positionSide }, cancelled));
+      pending.length = 0;
+      liquidated = true;
+      leg = 0;
+    } else if (pick === 0 && next < commands.length) {
       const intent = (commands[next++] as (typeof commands)[number]).intent;
       if (intent.kind === 'placeOrder') {
         const buy: FilledOrder = { clientOrderId: intent.ref, side: 'BUY', positionSide };
@@ -133,12 +157,12 @@ function play(s: Scenario) {
 }
 
 describe('two strategies’ closes of one leg in flight at once', () => {
-  it('give each close order to the close that made it where the venue makes them in send order, and to nobody else anywhere, each order left to nobody named in the warnings', () => {
+  it('give each close order to the close that made it where the venue makes them in send order, and to nobody else anywhere, each order left to nobody named in the warnings, a liquidation order to nobody and not in them', () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const { r, madeBy, owners } = play(s);
         const state = r.kernel.state;
-        // The gate denies only a closePosition of a leg nothing could open.
+        // The gate denies only a close of a leg nothing could open.
         for (const d of r.denials)
           expect(`${d.source} ${d.check}`).toMatch(/^(risk reduceOnly|venue venue\.)/);
         let unowned = 0;
@@ -155,6 +179,7 @@ describe('two strategies’ closes of one leg in flight at once', () => {
         const left = r.kernel.unattributedCloseOrders();
         expect(left.reduce((n, u) => n + u.count, 0)).toBe(unowned);
         expect(state.ownerOf('by-hand')).toBeUndefined();
+        expect(state.ownerOf(LIQUIDATION)).toBeUndefined();
         expect(state.closes.idle).toBe(true);
       }),
       { numRuns: 400 },

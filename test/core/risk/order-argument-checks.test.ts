@@ -179,6 +179,16 @@ describe('PLACE_ORDER argument checks', () => {
     it('denies LONG in NET mode', () => {
       expectDenied('positionSide', aLimitOrder({ positionSide: 'LONG' }), aRiskView());
     });
+    it('denies a closePosition naming NONE in BOTH mode (it names no one position: the venue refuses it with 400001) and passes one naming its leg', () => {
+      const view = aRiskView();
+      view.mode = 'BOTH';
+      const sym = 'BINANCE_PERP_BTC_USDT';
+      view.setPosition(sym, '1', 'LONG');
+      const close = (positionSide: 'NONE' | 'LONG') =>
+        ({ kind: 'closePosition', ref: 'cp', sym, positionSide }) as const;
+      expectDenied('positionSide', close('NONE'), view);
+      expectApproved(close('LONG'), view);
+    });
     it('passes LONG in BOTH mode and NONE in NET mode', () => {
       const view = aRiskView();
       view.mode = 'BOTH';

@@ -9,6 +9,7 @@ import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
+const ETH = 'BINANCE_PERP_ETH_USDT';
 const AAPL = 'US_EQUITY_AAPL';
 const anEquity = () =>
   anInstrument(AAPL, { lotSize: D(1), minSize: D(1), tickSize: D('0.01'), settleAsset: 'USD' });
@@ -150,11 +151,11 @@ describe('order book checks', () => {
       const stop = aSellStop({ triggerType: 'MarkPrice' });
       expectApproved(stop, aRiskView());
     });
-    it('passes a closePosition exactly when a leg it reaches is open or an open order could open it, and says so when it denies (property)', () => {
+    it('passes a closePosition, or a closePositions of BTC and a flat ETH, exactly when a leg it reaches is open or an open order could open it, and says so when it denies (property)', () => {
       const sides = ['NONE', 'LONG', 'SHORT'] as const;
       fc.assert(
         fc.property(
-          fc.constantFrom(...sides),
+          fc.constantFrom(...sides, 'closePositions' as const),
           fc.record({ NONE: fc.integer({ min: -2, max: 2 }), LONG: fc.nat(2), SHORT: fc.nat(2) }),
           fc.array(
             fc.record({
@@ -174,8 +175,11 @@ describe('order book checks', () => {
               strategyId: 's1',
               order: anOrder({ clientOrderId: `o${i}`, orderType: 'MARKET', ...o }),
             }));
-            const close = { kind: 'closePosition', ref: 'cp', sym: BTC, positionSide: closed } as const;
-            const reached = closed === 'NONE' ? sides : [closed];
+            const close =
+              closed === 'closePositions'
+                ? ({ kind: 'closePositions', ref: 'cp', symList: [ETH, BTC] } as const)
+                : ({ kind: 'closePosition', ref: 'cp', sym: BTC, positionSide: closed } as const);
+            const reached = closed === 'NONE' || closed === 'closePositions' ? sides : [closed];
             const opens = (leg: (typeof sides)[number]) =>
               orders.some(
                 (o) =>
@@ -207,6 +211,16 @@ describe('order book checks', () => {
       view.setPosition(BTC, '1');
       expectApproved(close, view);
     });
+    it('denies a closePositions whose syms are all flat, naming them, and passes one with a sym to close', () => {
+      const view = aRiskView();
+      view.instruments.set(ETH, anInstrument(ETH));
+      const close = { kind: 'closePositions', ref: 'cps', symList: [BTC, ETH] } as const;
+      expect(expectDenied('reduceOnly', close, view)).toBe(
+        `closePositions cps: there is no ${BTC} or ${ETH} position to close, and no open or sent order could open one before the close reaches the venue`,
+      );
+      view.setPosition(ETH, '-1');
+      expectApproved(close, view);
+    });
   });
 
   describe('closePositionsSymList', () => {
@@ -220,6 +234,8 @@ describe('order book checks', () => {
       const view = aRiskView();
       const symList = Array.from({ length: 20 }, (_, i) => `BINANCE_PERP_C${i}_USDT`);
       for (const sym of symList) view.instruments.set(sym, anInstrument(sym));
+      // One of them to close: a list of flat syms is the reduceOnly check's denial.
+      view.setPosition('BINANCE_PERP_C19_USDT', '1');
       expectApproved({ kind: 'closePositions', ref: 'cps', symList }, view);
     });
   });
