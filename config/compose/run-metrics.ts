@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { GivenUpCause, IntentDenied, IntentGate } from '../../core/kernel/index.ts';
@@ -10,6 +11,7 @@ import {
   type VenueStatus,
 } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
+import type { KeelConfig } from '../schema/index.ts';
 import { type ReadyStates, VenueMetrics } from './venue-metrics.ts';
 
 /** The account statuses the venue reports, each a series of `keel_account_status`. */
@@ -278,4 +280,20 @@ export class RunMetrics extends VenueMetrics {
   get awaitingAcks(): number {
     return this.sentAt.size;
   }
+}
+
+/**
+ * A live or paper session's metrics, their endpoint serving when `metrics.enabled`.
+ * @param settings - the config's `metrics` section
+ * @param logger - where the endpoint's URL is logged
+ * @returns the metrics; close them when the session ends
+ * @throws PortInUse when another process listens on the port; the server's error otherwise
+ */
+export async function servedRunMetrics(settings: KeelConfig['metrics'], logger: Logger): Promise<RunMetrics> {
+  const metrics = new RunMetrics(() => Date.now());
+  if (settings.enabled) {
+    const url = await metrics.listen(settings.host, settings.port);
+    logger.info({ url }, 'Prometheus metrics served');
+  }
+  return metrics;
 }

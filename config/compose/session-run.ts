@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { Logger } from 'pino';
 import { acquireRunLock, type RunLock, tookOverWarning } from '../../backtest/report/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
@@ -12,8 +13,10 @@ import { outputCollision, runInputFiles, runOutputFiles } from './output-collisi
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
 import { missingRecordingProblems } from './recording-problems.ts';
 import { runLogger } from './run-logger.ts';
+import { type RunMetrics, servedRunMetrics } from './run-metrics.ts';
 import { reportPathsOf } from './run-outputs.ts';
 import { latencyOf } from './sim-models.ts';
+import { startUpFailure } from './start-up-failure.ts';
 import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
 import { venueInstrumentSpecs } from './venue-instruments.ts';
@@ -81,14 +84,59 @@ async function runLockedSession(
 ): Promise<VenueSessionOutcome> {
   const { config } = loaded;
   const logger = runLogger(config.name ?? config.mode, config.logging.level);
+  // Served before the steps that may take a while (the warm-up history's read, the paper venue's
+  // start, the live venue's first replies): `/healthz` answers through them, and `/readyz` says
+  // the session is not ready, and which step failed while the endpoint closes.
+  const metrics = await servedRunMetrics(config.metrics, logger);
+  const starting: StartUpStep = { what: 'cannot start', handedOver: false };
+  try {
+    return await runServedSession(loaded, slots, lock, options, { logger, metrics, starting });
+  } catch (error) {
+    if (!starting.handedOver) {
+      metrics.stopping(startUpFailure(`the ${config.mode} session`, starting.what, error));
+      await metrics.close();
+    }
+    throw error;
+  }
+}
+
+/** The step a run's start-up is at, until the session took its metrics over. */
+interface StartUpStep {
+  what: string;
+  /** Set once the session owns the metrics: it closes them however it ends. */
+  handedOver: boolean;
+}
+
+/** What {@link runLockedSession} hands to {@link runServedSession}. */
+interface ServedRun {
+  readonly logger: Logger;
+  readonly metrics: RunMetrics;
+  readonly starting: StartUpStep;
+}
+
+/** {@link runLockedSession} once its metrics are served. */
+async function runServedSession(
+  loaded: LoadedConfig,
+  slots: readonly StrategySlot[],
+  lock: RunLock,
+  options: SessionRunOptions,
+  { logger, metrics, starting }: ServedRun,
+): Promise<VenueSessionOutcome> {
+  const { config } = loaded;
   // Paper runs trade Keel's SYNTHETIC specs (the paper venue serves them); live runs ask the venue.
   const instruments = config.mode === 'paper' ? instrumentSpecsOf(config.instruments) : [];
   const durationSec = options.durationSec ?? config.paper?.durationSec;
   // Read before any venue starts: a missing history file stops the run with its config key.
   const history = loggedRecordingDamage(logger);
+  starting.what = 'cannot read its warm-up history';
   const warmUp = await warmUpOf(loaded, history, (message) => logger.warn(message));
   for (const stale of lock.tookOver)
     logger.warn({ lock: stale.path, holderPid: stale.pid }, tookOverWarning(stale));
+  /** Hands the metrics to the session, which closes them however it ends. */
+  const handOver = (): RunMetrics => {
+    starting.handedOver = true;
+    return metrics;
+  };
   const common = {
     config,
     slots,
@@ -106,12 +154,14 @@ async function runLockedSession(
       logger.warn(
         'paper.latency.marketData delays no market-data push in paper runs (it is the User Data leg when paper.latency.userData is absent, as in a backtest)',
       );
+    starting.what = 'cannot start its paper venue';
     const embedded = await startEmbeddedPaperVenue(loaded, instruments, Date.now(), logger);
     const { venue } = embedded;
     options.onVenue?.(venue.restUrl, embedded.synthetic);
     try {
       return await runVenueSession({
         ...common,
+        metrics: handOver(),
         mode: 'paper',
         venue: {
           restUrl: venue.restUrl,
@@ -144,10 +194,12 @@ async function runLockedSession(
     }
   }
   const venue = config.venue;
+  starting.what = 'its config names no venue';
   if (venue === undefined) throw new Error(`${loaded.file} has no venue section`);
   const rest = venueRestClient(venue, logger);
   let liveInstruments: InstrumentSpec[];
   let synthetic: boolean;
+  starting.what = `cannot read its instruments from the venue at ${venueUrlLabel(venue.restUrl)}`;
   try {
     liveInstruments = await venueInstrumentSpecs(rest, config.instruments);
     synthetic = await feedIsSynthetic(rest);
@@ -160,6 +212,7 @@ async function runLockedSession(
   const sessionClock = liveSessionClock(serverClock);
   return runVenueSession({
     ...common,
+    metrics: handOver(),
     instruments: liveInstruments,
     mode: 'live',
     venue: {

@@ -6,6 +6,7 @@ import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import type { ServerClock } from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import type { KeelConfig } from '../schema/index.ts';
+import type { RunMetrics } from './run-metrics.ts';
 import type { RunOutputPaths } from './run-outputs.ts';
 import type { SessionLoans } from './session-loans.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
@@ -94,6 +95,12 @@ export interface VenueSessionOptions {
    * replays it on virtual time, every intent denied; the channels are subscribed after it.
    */
   readonly warmUp?: KernelWarmUp;
+  /**
+   * The session's metrics, their endpoint already serving when the config enables it (a run
+   * serves it before its first slow step, see `runConfiguredSession`); the session closes it when
+   * it ends. Absent: the session serves its own first.
+   */
+  readonly metrics?: RunMetrics;
 }
 
 /** What a session ends with. */

@@ -12,7 +12,7 @@ import { GivenUpWarnings } from './given-up-warnings.ts';
 import { InFlightCommands } from './in-flight-commands.ts';
 import { LegReadHold } from './leg-read-hold.ts';
 import { OrderLegFills } from './order-leg-fills.ts';
-import { RunMetrics } from './run-metrics.ts';
+import { servedRunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
 import { sessionGuards } from './session-guards.ts';
@@ -74,12 +74,7 @@ async function startAndRunVenueSession(
   startUp: StartUpSignals,
 ): Promise<VenueSessionOutcome> {
   const { config, logger } = options;
-  const metrics = new RunMetrics(() => Date.now());
-  let metricsUrl: string | undefined;
-  if (config.metrics.enabled) {
-    metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
-    logger.info({ url: metricsUrl }, 'Prometheus metrics served');
-  }
+  const metrics = options.metrics ?? (await servedRunMetrics(config.metrics, logger));
   const { path: recordingPath, recorder } = await openVenueSessionRecording({
     ...options,
     venueLabel: options.venue.label,

@@ -20,6 +20,7 @@ import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
 import { ClientClosedError } from '../ws/ws-errors.ts';
 import { lookUpAlgoOrder } from './algo-order-lookup.ts';
+import { CancellableWaits } from './cancellable-waits.ts';
 import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
 import { FillsWithoutOrder } from './fills-without-order.ts';
@@ -122,10 +123,13 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly loanReadOrder = new LoanReadOrder();
   /** Set by {@link LiveExecutionClient.stop}: a start still on its way goes no further. */
   private stopped = false;
+  /** The waits between the lookups of lost REST replies, cancelled by {@link LiveExecutionClient.stop}. */
+  private readonly lostReplyWaits: CancellableWaits;
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
+    this.lostReplyWaits = new CancellableWaits(this.timer);
     this.venueNow = () => options.rest.serverClock.now();
     this.eventNow = options.eventClock ?? this.venueNow;
     // The view forgets the executions no catch-up can list any more, so a long session's memory stays bounded.
@@ -329,6 +333,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.heldActions.stop();
     this.unknownOrders.stop();
     this.fillsWithoutOrder.stop();
+    this.lostReplyWaits.cancelAll();
     await this.options.ws.close(withinMs);
     this.subject.complete();
     this.privateStatus.complete();
@@ -782,7 +787,7 @@ export class LiveExecutionClient implements ExecutionPort {
       openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
       loanReads: this.loanReadOrder,
       policy: { ...DEFAULT_LOST_REPLY_LOOKUPS, ...this.options.lostReplyLookups },
-      wait: (ms) => new Promise<void>((resolve) => this.timer.setTimer(resolve, ms)),
+      wait: (ms) => this.lostReplyWaits.wait(ms).done,
       emit: (event) => this.emit(event),
       refuse: (rejected, message, code) => this.rejectCommand(rejected, new Error(message), code),
       logger: this.logger,

@@ -37,4 +37,16 @@ describe('the waits between lookups', () => {
     wokenAfter.wake();
     expect(await settled(wokenAfter.done)).toBe(true);
   });
+
+  it('start no timer once cancelled: a loop that waits again after the stop waits for good, unless woken', async () => {
+    const timer = fakeTimer(0);
+    const waits = new CancellableWaits(timer);
+    waits.cancelAll();
+    const late = waits.wait(100);
+    expect(timer.pending()).toBe(0);
+    await timer.advance(1_000);
+    expect(await settled(late.done)).toBe(false);
+    late.wake();
+    expect(await settled(late.done)).toBe(true);
+  });
 });

@@ -11,6 +11,7 @@ import { approved } from '../../../kit/approved-intents.ts';
 import { aRigBuy, eventually, type LivePaperRig, liveOnPaper, RIG_BTC } from '../../../kit/live-paper-rig.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
 import { signedRest } from '../../../kit/paper-venue-client.ts';
+import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
 
 let venue: PaperVenue | undefined;
 let rig: LivePaperRig | undefined;
@@ -183,5 +184,23 @@ describe('live execution client: REST commands whose reply is lost', () => {
     const code = (rejections(r.events)[0] as { code: number }).code;
     expect(code).toBeGreaterThan(0);
     expect(r.events.filter((e) => e.kind === 'loan')).toEqual([]);
+  });
+
+  it('leaves no timer running once stopped while it waits to look a lost reply up again', async () => {
+    const v = await withFirstQuotes(await aPaperVenue());
+    venue = v;
+    // The client's own timers on a fake clock that never moves: the wait after the first lookup stays pending.
+    const timer = fakeTimer(Date.now());
+    const r = await liveOnPaper(v, { timer, lostReplyLookups: { spacingMs: 500 } }, 300);
+    rig = r;
+    await eventually(() => r.events.some((e) => e.kind === 'account'), 'first reconciliation');
+    const before = timer.pending();
+    v.faults.failNextRest({ kind: 'timeout', path: '/api/v1/algo/order', method: 'POST' });
+    r.live.submit(approved(stopAlgo('algo-6')));
+    await eventually(() => timer.pending() > before, 'the wait before the second lookup');
+    await r.live.stop();
+    // A timer left running would hold the process up to 3.5 s after the session ended, for a
+    // verdict the stopped client no longer reports.
+    expect(timer.pending()).toBe(0);
   });
 });
