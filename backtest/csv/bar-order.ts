@@ -1,69 +1,127 @@
 import { earlierOccurrence, laterOccurrence } from './clock-changes.ts';
 import type { RawBar, SkippedRow } from './ohlcv-bar.ts';
 
+const DAY_MS = 86_400_000;
 /**
- * The bars oldest first (a newest-first file is reversed, see {@link isNewestFirst}). A row that
- * repeats the bar before it exactly is dropped (and listed); the repeated hour when daylight saving ends, written twice
- * without an offset, is read as its two occurrences, for bars of any interval
- * ({@link placeInRepeatedHour}); any other bar at the same time, or a time going back, is a problem
- * (`reject` throws, or skips it under --skip-invalid).
- * @param raw - the bars in file order
- * @param reject - reports a bar that cannot be placed (throws, or records it as skipped)
- * @param skipped - where exact copies are listed
- * @param zone - the IANA zone times without an offset were read in
- * @returns the bars oldest first
+ * How far behind the latest bar a kept bar is still held: the repeated hour's run that
+ * {@link placeInRepeatedHour} moves lies hours, not days, behind it, so a bar two days behind
+ * (with one before it, the run's predecessor) can no longer move and is passed on.
  */
-export function orderBars(
-  raw: readonly RawBar[],
-  reject: (line: number, reason: string) => void,
-  skipped: SkippedRow[],
-  zone: string,
-): RawBar[] {
-  const ordered = isNewestFirst(raw) ? [...raw].reverse() : raw;
-  const kept: RawBar[] = [];
-  for (const cur of ordered) {
+const HELD_MS = 2 * DAY_MS;
+/** Bars passed on together, so the held ones are moved down rarely. */
+const PASSED_AT_ONCE = 256;
+
+/**
+ * Puts bars, given oldest first, in order as they come, holding only the last two days of them: a
+ * row that repeats the bar before it exactly is dropped (and listed); the repeated hour when
+ * daylight saving ends, written twice without an offset, is read as its two occurrences, for bars
+ * of any interval ({@link placeInRepeatedHour}); any other bar at the same time, or a time going
+ * back, is a problem (`reject` throws, or skips it under --skip-invalid). A newest-first file is
+ * given to it from its end ({@link StepDirections} tells which).
+ */
+export class BarOrdering {
+  private readonly kept: RawBar[] = [];
+  private readonly reject: (line: number, reason: string) => void;
+  private readonly skipped: SkippedRow[];
+  private readonly zone: string;
+  private readonly settled: (bar: RawBar) => void;
+
+  /**
+   * @param reject - reports a bar that cannot be placed (throws, or records it as skipped)
+   * @param skipped - where exact copies are listed
+   * @param zone - the IANA zone times without an offset were read in
+   * @param settled - receives each bar, in order, once it can no longer move
+   */
+  constructor(
+    reject: (line: number, reason: string) => void,
+    skipped: SkippedRow[],
+    zone: string,
+    settled: (bar: RawBar) => void,
+  ) {
+    this.reject = reject;
+    this.skipped = skipped;
+    this.zone = zone;
+    this.settled = settled;
+  }
+
+  /**
+   * Places the next bar.
+   * @param cur - the bar, in the order the bars run oldest first
+   */
+  add(cur: RawBar): void {
+    const kept = this.kept;
     const prev = kept[kept.length - 1];
     if (prev === undefined || cur.ts > prev.ts) {
       kept.push(cur);
-      continue;
+      this.pass();
+      return;
     }
     if (cur.ts === prev.ts && sameValues(cur, prev)) {
-      skipped.push({ line: cur.bar.line, reason: `an exact copy of line ${prev.bar.line}` });
-      continue;
+      this.skipped.push({ line: cur.bar.line, reason: `an exact copy of line ${prev.bar.line}` });
+      return;
     }
-    const placed = placeInRepeatedHour(kept, cur, zone);
+    const placed = placeInRepeatedHour(kept, cur, this.zone);
     if (placed !== undefined) {
       kept.push(placed);
-      continue;
+      this.pass();
+      return;
     }
-    reject(
+    this.reject(
       cur.bar.line,
       cur.ts === prev.ts
         ? `duplicate bar time with other prices (same as line ${prev.bar.line})`
         : `bar time goes back in time from line ${prev.bar.line}; sort the file`,
     );
   }
-  return kept;
+
+  /** Passes on the bars still held, after the last one is added. */
+  end(): void {
+    for (const bar of this.kept) this.settled(bar);
+    this.kept.length = 0;
+  }
+
+  /** Passes on the bars that can no longer move, a batch at a time. */
+  private pass(): void {
+    const kept = this.kept;
+    const latest = (kept[kept.length - 1] as RawBar).ts;
+    // Checked at the batch's end first, so a bar added costs no scan of the held ones.
+    if (kept.length <= PASSED_AT_ONCE + 1 || (kept[PASSED_AT_ONCE + 1] as RawBar).ts >= latest - HELD_MS)
+      return;
+    let done = PASSED_AT_ONCE + 1;
+    while (done + 1 < kept.length && (kept[done + 1] as RawBar).ts < latest - HELD_MS) done++;
+    for (let i = 0; i < done; i++) this.settled(kept[i] as RawBar);
+    kept.splice(0, done);
+  }
 }
 
 /**
- * Whether the file runs newest first: more of its steps go back in time than forward. Not every
+ * Whether a file runs newest first: more of its steps go back in time than forward. Not every
  * step need go back: across the repeated hour when daylight saving ends, read at one of its
  * occurrences, a newest-first file steps forward once (from the second occurrence's start to the
  * first occurrence's end), and a stray row out of order is reported, not taken for the direction.
  * A file stepping forward and back equally often is read as oldest first.
- * @param raw - the bars in file order
- * @returns true when the bars are to be reversed
  */
-function isNewestFirst(raw: readonly RawBar[]): boolean {
-  let back = 0;
-  let forward = 0;
-  for (let i = 1; i < raw.length; i++) {
-    const step = (raw[i] as RawBar).ts - (raw[i - 1] as RawBar).ts;
-    if (step < 0) back++;
-    else if (step > 0) forward++;
+export class StepDirections {
+  private back = 0;
+  private forward = 0;
+  private last: number | undefined;
+
+  /**
+   * Counts the step to the next bar in file order.
+   * @param ts - its time
+   */
+  add(ts: number): void {
+    if (this.last !== undefined) {
+      if (ts < this.last) this.back++;
+      else if (ts > this.last) this.forward++;
+    }
+    this.last = ts;
   }
-  return back > forward;
+
+  /** @returns true when the bars are to be read from the file's end */
+  newestFirst(): boolean {
+    return this.back > this.forward;
+  }
 }
 
 /**

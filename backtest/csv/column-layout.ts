@@ -1,3 +1,5 @@
+import { EMPTY_VALUES } from './csv-numbers.ts';
+
 /**
  * Where each OHLCV field is in a row: either one time column, or a date column plus a time
  * column. Column indexes are 0-based.
@@ -73,6 +75,16 @@ const NAMES: Readonly<Record<'open' | 'high' | 'low' | 'close' | 'adjClose' | 'v
  */
 const ASSET_VOLUME = /^volume[a-z0-9]+$/;
 
+/**
+ * The asset a `Volume <asset>` column counts (`BTC` of CryptoDataDownload's `Volume BTC`).
+ * @param name - a column's name as the header writes it
+ * @returns the asset, upper case, or undefined when the name is no such volume
+ */
+export function volumeAssetOf(name: string): string | undefined {
+  const normalised = normalise(name);
+  return ASSET_VOLUME.test(normalised) ? normalised.slice('volume'.length).toUpperCase() : undefined;
+}
+
 function normalise(name: string): string {
   return name
     .toLowerCase()
@@ -80,30 +92,44 @@ function normalise(name: string): string {
     .replace(/[\s.\-()[\]]/g, '');
 }
 
-const NUMERIC = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+/**
+ * A cell a row of bars writes, not a column's name: a number in any of the styles the importer
+ * reads (`189.5`, `1e-5`, a decimal comma `1,5`, grouped `1.234,5` or `1,234.5`, Nasdaq.com's
+ * `$340.71`, Investing.com's `1.2M`), or a time of day (`09:30`).
+ */
+const VALUE_CELL = /^[-+]?\$?(\d[\d.,]*|[.,]\d+)([eE][-+]?\d+)?[KMB%]?$|^\d{1,2}:\d{2}/;
 
 /**
- * Whether the first row is a header: any of its fields after the first is not a number.
+ * Whether the first row is a header: any of its fields after the first is neither a number (in
+ * any style the importer reads: `1,5`, `1.234,5`, `$340.71`), a time of day nor an empty value
+ * (`NaN`, `null`, `n/a`, `-`), so a header-less file whose first bar has a `NaN` or a decimal comma
+ * is not taken for one.
  * @param fields - the first row
  * @returns true for a header row
  */
 export function looksLikeHeader(fields: readonly string[]): boolean {
-  return fields.slice(1).some((f) => f !== '' && !NUMERIC.test(f) && !/^\d{1,2}:\d{2}/.test(f));
+  return fields.slice(1).some((f) => !EMPTY_VALUES.has(f.toLowerCase()) && !VALUE_CELL.test(f));
 }
 
 /**
  * Finds the columns from a header row (case, spaces, dots and `<...>` ignored: `Adj Close`,
  * `<OPEN>`, `open_time` all match; yfinance's `Price` heads its time column; German exports' `Datum`,
  * `Eröffnung`, `Hoch`, `Tief`, `Schluss`, `Stücke` or `Volumen` are read too, as are Investing.com's
- * `Price` and `Vol.` and Nasdaq.com's `Close/Last`; with no column named a volume alone, the first
- * `Volume <asset>`, CryptoDataDownload's base-asset `Volume BTC`). With no time column named, an
+ * `Price` and `Vol.` and Nasdaq.com's `Close/Last`; with no column named a volume alone, the
+ * `Volume <asset>` of the base asset when it is known, else the first: CryptoDataDownload's
+ * `Volume BTC` of `Volume BTC,Volume USDT`). With no time column named, an
  * unnamed first column is the time (pandas writes a datetime index so: `,Open,High,...`).
  * MetaTrader's `<TICKVOL>` beside its `<VOL>` is kept as {@link ColumnLayout.tickVolume}.
  * @param header - the header fields
  * @param delimiter - the file's field separator, to echo the header as the file writes it
+ * @param baseAsset - the base asset of the sym the bars are of, when it has one
  * @returns the layout, or a sentence saying which column is missing
  */
-export function layoutFromHeader(header: readonly string[], delimiter = ','): ColumnLayout | string {
+export function layoutFromHeader(
+  header: readonly string[],
+  delimiter = ',',
+  baseAsset?: string,
+): ColumnLayout | string {
   const names = header.map(normalise);
   // The column of the earliest candidate the header has, so a name's priority, not the file's
   // column order, decides between two columns that both match.
@@ -126,7 +152,10 @@ export function layoutFromHeader(header: readonly string[], delimiter = ','): Co
   const high = find(NAMES.high);
   const low = find(NAMES.low);
   const close = find(NAMES.close) ?? (yfinance ? undefined : find(PRICE_AS_CLOSE));
-  const volume = find(NAMES.volume) ?? indexOf(names.findIndex((n) => ASSET_VOLUME.test(n)));
+  const volume =
+    find(NAMES.volume) ??
+    (baseAsset === undefined ? undefined : find([`volume${baseAsset.toLowerCase()}`])) ??
+    indexOf(names.findIndex((n) => ASSET_VOLUME.test(n)));
   const tickVolume = find(['tickvol']);
   const missing = Object.entries({ time, open, high, low, close })
     .filter(([, v]) => v === undefined)

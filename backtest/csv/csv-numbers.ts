@@ -20,6 +20,9 @@ const DECIMAL_COMMA_CELLS = [/^[-+]?\d+,(\d{1,2}|\d{4,})$/, /^[-+]?0,\d+$/, /^[-
 /** `151.234`: 151.234 with a decimal point, 151234 with a decimal comma. */
 const POINT_OR_GROUPED = /^[-+]?[1-9]\d{0,2}\.\d{3}$/;
 
+/** How many rows after the first (the header or first bar) {@link numberStyleOf} looks at. */
+export const NUMBER_STYLE_ROWS = 1000;
+
 /** The decimal mark a file writes, when the user says it: `point` (`1,234.5`) or `comma` (`1.234,5`). */
 export type DecimalMark = 'point' | 'comma';
 
@@ -47,31 +50,34 @@ export interface TwoWayNumbers {
 }
 
 /**
- * How a file writes its numbers, seen in the fields after the first of its first thousand rows.
+ * How a file writes its numbers, seen in the fields after the first of its first thousand rows
+ * (and of its first row, when it is no header).
  * A cell only one style writes decides (`1,5`, `0,125` or `1.234,5`: decimal comma; `189.50`,
  * `0.125` or `1,234.50`: decimal point). `12,345` alone could be either: a file not separated by
  * commas is then read with a decimal comma, as European exports write it, unless it also writes
  * `151.234` (a price with three decimals, or a thousand grouped with a dot): that file reads two
  * ways, which the caller refuses. A comma-separated one is not read either way (such numbers are
  * refused, not read 1000 times too large or small). A decimal mark given decides alone.
- * @param lines - the file's lines
+ * @param lines - the file's lines, at least {@link NUMBER_STYLE_ROWS} after the first row (or all)
  * @param firstIndex - index of the first non-empty line (the header or first row)
  * @param delimiter - the file's separator
  * @param mark - the decimal mark the user gave, if any
+ * @param hasHeader - whether the first line is a header (else it is looked at too)
  * @returns the file's style, or a cell of each kind when it reads two ways
  */
 export function numberStyleOf(
   lines: readonly string[],
   firstIndex: number,
   delimiter: string,
-  mark?: DecimalMark,
+  mark: DecimalMark | undefined,
+  hasHeader: boolean,
 ): NumberStyle | TwoWayNumbers {
   if (mark !== undefined) return { decimalComma: mark === 'comma', commaGrouping: mark === 'point' };
-  const end = Math.min(lines.length, firstIndex + 1001);
+  const end = Math.min(lines.length, firstIndex + 1 + NUMBER_STYLE_ROWS);
   let point = false;
   let ambiguousComma: CellAt | undefined;
   let ambiguousPoint: CellAt | undefined;
-  for (let i = firstIndex + 1; i < end; i++) {
+  for (let i = hasHeader ? firstIndex + 1 : firstIndex; i < end; i++) {
     for (const field of splitCsvLine(lines[i] as string, delimiter).slice(1)) {
       if (DECIMAL_COMMA_CELLS.some((pattern) => pattern.test(field)))
         return { decimalComma: delimiter !== ',', commaGrouping: false };

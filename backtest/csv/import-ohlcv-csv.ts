@@ -2,7 +2,7 @@ import { realpathSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makePrivateDir } from '../files/index.ts';
 import { RecordingWriter } from '../recording/index.ts';
-import { type OhlcvCsvBars, type OhlcvCsvSource, readOhlcvCsvBars } from './read-ohlcv-csv.ts';
+import { type OhlcvCsvBars, type OhlcvCsvSource, openOhlcvCsv } from './read-ohlcv-csv.ts';
 import { checkRecordingOutput, stagedRecordingPath } from './recording-output.ts';
 
 /** What to import and where. */
@@ -28,16 +28,18 @@ export interface OhlcvImportSummary
 /**
  * Imports an OHLCV CSV file into a session recording of closed KLINE pushes, one per bar,
  * each received at its bar's close time, so a bar backtest replays it like a recorded session.
+ * The file is checked whole first, then read again a chunk at a time as the recording is written,
+ * so memory does not grow with its size ({@link openOhlcvCsv}).
  * @param options - input, output, sym and the CSV reading options
  * @returns how many bars, the interval, the time span, the rows skipped, the columns read and what looks wrong
  * @throws CsvImportError naming file and line when the CSV cannot be read as bars (see
- *   {@link readOhlcvCsvBars}, which it shares with a backtest replaying a CSV), or naming the
+ *   {@link openOhlcvCsv}, which it shares with a backtest replaying a CSV), or naming the
  *   output when it is the CSV itself or not a `.jsonl` / `.jsonl.gz` name (checked before reading)
  * @throws TypeError when the sym is not a sym Keel knows
  */
 export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<OhlcvImportSummary> {
   checkRecordingOutput(options.input, options.output);
-  const bars = await readOhlcvCsvBars(options);
+  const bars = openOhlcvCsv(options);
   // As a backtest makes its out/: only once the CSV has read as bars, so a bad file leaves no folder.
   await makePrivateDir(dirname(options.output));
   // Written aside and renamed into place when complete: an import killed half-way leaves no
@@ -47,8 +49,9 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   const partial = await stagedRecordingPath(target);
   const writer = await RecordingWriter.open(partial, bars.header);
   let complete = false;
+  let warnings: readonly string[];
   try {
-    for (const msg of bars.messages) writer.append(msg.data.ts, 'market-data', msg);
+    warnings = bars.readPushes((msg) => writer.append(msg.data.ts, 'market-data', msg));
     writer.close();
     renameSync(partial, target);
     complete = true;
@@ -60,13 +63,13 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   }
   return {
     output: options.output,
-    bars: bars.messages.length,
+    bars: bars.bars,
     interval: bars.interval,
     firstOpenTime: bars.firstOpenTime,
     lastCloseTime: bars.lastCloseTime,
     skipped: bars.skipped,
     columns: bars.columns,
-    warnings: bars.warnings,
+    warnings,
   };
 }
 

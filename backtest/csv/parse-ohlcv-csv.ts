@@ -1,9 +1,8 @@
 import { Info } from 'luxon';
-import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
-import { detectInterval, refuseCoarserBars, refuseOverlaps } from './bar-interval.ts';
-import { orderBars } from './bar-order.ts';
-import { barFrom } from './bar-prices.ts';
-import { type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
+import { BAR_INTERVAL_MS, type BarInterval, D } from '../../core/model/index.ts';
+import { BarGaps, detectInterval, refuseCoarserBars, refuseOverlaps } from './bar-interval.ts';
+import { BarOrdering, StepDirections } from './bar-order.ts';
+import type { EpochUnit, TimeParsing } from './bar-time.ts';
 import {
   type ColumnLayout,
   columnMapping,
@@ -12,17 +11,15 @@ import {
   looksLikeHeader,
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
+import { csvHead } from './csv-head.ts';
 import { CsvImportError } from './csv-import-error.ts';
-import {
-  type DecimalMark,
-  EMPTY_VALUES,
-  numberStyleOf,
-  pointDecimal,
-  ungroupedDecimal,
-} from './csv-numbers.ts';
+import { type CsvLines, textLines } from './csv-lines.ts';
+import { type DecimalMark, numberStyleOf, pointDecimal } from './csv-numbers.ts';
+import { backwardRows, type CsvRow, forwardRows } from './csv-rows.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
+import { columnCount, type RowReading, readOhlcvRow, timeOfRow } from './ohlcv-row.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
-import { volumeColumn, volumeWarnings } from './volume-column.ts';
+import { volumeAssetWarning, volumeColumn, volumeWarnings } from './volume-column.ts';
 
 /** Options of {@link parseOhlcvCsv}. */
 export interface OhlcvCsvOptions {
@@ -50,6 +47,17 @@ export interface OhlcvCsvOptions {
   readonly decimalMark?: DecimalMark;
   /** What to do with a row that is not a valid bar: stop with an error (default) or skip it. */
   readonly onInvalidRow?: 'error' | 'skip';
+  /**
+   * Whether the first row (after a title line) is a header: detected when omitted (a header has a
+   * field after the first that is not a number, an empty cell like `NaN` or a time of day).
+   */
+  readonly header?: boolean;
+  /**
+   * The base asset of the sym the bars are of (`BTC` of `BINANCE_SPOT_BTC_USDT`), when it has one:
+   * of CryptoDataDownload's `Volume BTC,Volume USDT` the column in it is read, and a volume read in
+   * another asset is warned of.
+   */
+  readonly baseAsset?: string;
 }
 
 /** What {@link parseOhlcvCsv} found. */
@@ -65,8 +73,46 @@ export interface OhlcvCsvContents {
   readonly skipped: readonly SkippedRow[];
   /** Which column each field was read from: `time=Date, open=Open, ..., volume=<none → 0>`. */
   readonly columns: string;
-  /** What looks wrong though the file read: no volume column, or a volume of 0 on every bar. */
+  /**
+   * What looks wrong though the file read: no volume column, a volume of 0 on every bar, a volume
+   * in another asset than the sym's base asset.
+   */
   readonly warnings: readonly string[];
+}
+
+/**
+ * What a pass over an OHLCV CSV found ({@link readOhlcvCsvLines}), and its bars, read again from
+ * the lines on demand.
+ */
+export interface OhlcvCsvPlan extends Omit<OhlcvCsvContents, 'bars'> {
+  /** How many bars the file holds. */
+  readonly barCount: number;
+  /** The first bar's open time, epoch ms. */
+  readonly firstOpenTime: number;
+  /** The last bar's open time, epoch ms. */
+  readonly lastOpenTime: number;
+  /** The bars oldest first, read from the lines again on each call (each checked already). */
+  bars(): Generator<OhlcvBar>;
+}
+
+/**
+ * Reads an OHLCV CSV held in memory ({@link readOhlcvCsvLines} on its text): its bars, oldest first.
+ * @param text - the file's text
+ * @param options - zone, epoch unit, time format, what the time means, interval, adjustment
+ * @returns the bars, the interval, the layout found and the rows skipped
+ * @throws CsvImportError naming the file and line of the first problem
+ */
+export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): OhlcvCsvContents {
+  const plan = readOhlcvCsvLines(textLines(text), options);
+  return {
+    bars: [...plan.bars()],
+    interval: plan.interval,
+    layout: plan.layout,
+    delimiter: plan.delimiter,
+    skipped: plan.skipped,
+    columns: plan.columns,
+    warnings: plan.warnings,
+  };
 }
 
 /**
@@ -74,15 +120,20 @@ export interface OhlcvCsvContents {
  * (`timestamp,open,high,low,close,volume`, Yahoo's `Date,Open,High,Low,Close,Adj Close,Volume`,
  * yfinance's three-row `Price,Close,High,Low,Open,Volume` header, MetaTrader's
  * `date,time,open,...`, German exports' `Datum;Eröffnung;Hoch;Tief;Schluss`, Investing.com's
- * `Date,Price,Open,High,Low,Vol.,Change %`, Nasdaq.com's `Date,Close/Last,Volume,Open,High,Low`), parses times (epoch s / ms / us / ns, ISO 8601, SQL and common date
- * forms) in the given zone, checks each bar (low <= open, close <= high, prices above 0, no negative volume),
- * and orders the bars oldest first (a newest-first file is reversed).
- * @param text - the file's text
- * @param options - zone, epoch unit, time format, what the time means, interval, adjustment
- * @returns the bars, the interval, the layout found and the rows skipped
+ * `Date,Price,Open,High,Low,Vol.,Change %`, Nasdaq.com's `Date,Close/Last,Volume,Open,High,Low`),
+ * parses times (epoch s / ms / us / ns, ISO 8601, SQL and common date forms) in the given zone,
+ * checks each bar (low <= open, close <= high, prices above 0, no negative volume), and orders
+ * the bars oldest first (a newest-first file is read from its end). The lines are read in passes,
+ * never held: the start (layout, separator, number style), the whole file for its slash-date
+ * order (and MetaTrader's tick volume), then its rows, checked and put in order, which tallies the
+ * gaps the interval and the overlap checks are decided from. The bars are read once more when
+ * asked for.
+ * @param lines - the file's lines
+ * @param options - zone, epoch unit, time format, what the time means, interval, adjustment, header
+ * @returns what the file holds, and its bars on demand
  * @throws CsvImportError naming the file and line of the first problem
  */
-export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): OhlcvCsvContents {
+export function readOhlcvCsvLines(lines: CsvLines, options: OhlcvCsvOptions = {}): OhlcvCsvPlan {
   const file = options.file ?? '<csv>';
   const zone = options.zone ?? 'UTC';
   if (!Info.isValidIANAZone(zone)) {
@@ -92,20 +143,14 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
       `time zone ${JSON.stringify(zone)} is not an IANA zone like "America/New_York"`,
     );
   }
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const skipped: SkippedRow[] = [];
-  let firstIndex = lines.findIndex((l) => l.trim() !== '');
-  if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
-  const afterTitle = lineAfterTitle(lines, firstIndex);
-  if (afterTitle !== undefined) {
-    skipped.push({
-      line: firstIndex + 1,
-      reason: `one field, no row of bars: a title or URL line before the header (${JSON.stringify((lines[firstIndex] as string).trim())})`,
-    });
-    firstIndex = afterTitle;
-  }
-  const delimiter = detectDelimiter(lines[firstIndex] as string);
-  const style = numberStyleOf(lines, firstIndex, delimiter, options.decimalMark);
+  const head = csvHead(lines, file);
+  const { firstIndex } = head;
+  const skipped: SkippedRow[] = head.title === undefined ? [] : [head.title];
+  const firstLine = head.lines[firstIndex] as string;
+  const delimiter = detectDelimiter(firstLine);
+  const first = splitCsvLine(firstLine, delimiter);
+  const hasHeader = options.header ?? looksLikeHeader(first);
+  const style = numberStyleOf(head.lines, firstIndex, delimiter, options.decimalMark, hasHeader);
   if ('point' in style) {
     const { point, comma } = style;
     throw new CsvImportError(
@@ -114,10 +159,11 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
       `the numbers read two ways: ${JSON.stringify(point.text)} (line ${point.line}) is ${point.text} with a decimal point or ${point.text.replace('.', '')} with a decimal comma, and ${JSON.stringify(comma.text)} (line ${comma.line}) is ${comma.text.replace(/[.,]/g, '')} or ${pointDecimal(comma.text)}; pass --decimal-mark point or --decimal-mark comma (decimalMark in a CSV entry)`,
     );
   }
-  const { decimalComma, commaGrouping } = style;
-  const first = splitCsvLine(lines[firstIndex] as string, delimiter);
-  const layout = looksLikeHeader(first) ? layoutFromHeader(first, delimiter) : layoutWithoutHeader(first);
-  if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
+  const hint = headerHint(options.header, hasHeader);
+  const layout = hasHeader
+    ? layoutFromHeader(first, delimiter, options.baseAsset)
+    : layoutWithoutHeader(first);
+  if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, `${layout}${hint}`);
   if (options.adjust === true && layout.adjClose === undefined) {
     throw new CsvImportError(
       file,
@@ -126,124 +172,197 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     );
   }
 
-  const columns = columnCount(first);
   const firstRow = firstIndex + (layout.hasHeader ? 1 : 0);
-  const timeOf = (fields: readonly string[]): string =>
-    layout.timeOfDay === undefined
-      ? (fields[layout.time] ?? '')
-      : `${fields[layout.time] ?? ''} ${fields[layout.timeOfDay] ?? ''}`;
+  const rows = (): Generator<CsvRow> => forwardRows(lines, firstRow);
   const slashOrder =
-    options.timeFormat === undefined
-      ? slashDateOrder(timeTexts(lines, firstRow, delimiter, timeOf), file)
-      : undefined;
-  const parsing: TimeParsing = {
-    zone,
-    epochUnit: options.epochUnit ?? 'auto',
-    format: options.timeFormat,
-    ...(slashOrder === undefined ? {} : { slashOrder }),
+    options.timeFormat === undefined ? slashDateOrder(timeTexts(rows(), delimiter, layout), file) : undefined;
+  const reading: RowReading = {
+    layout,
+    delimiter,
+    columns: columnCount(first),
+    numbers: style,
+    parsing: {
+      zone,
+      epochUnit: options.epochUnit ?? 'auto',
+      format: options.timeFormat,
+      ...(slashOrder === undefined ? {} : { slashOrder }),
+    } satisfies TimeParsing,
+    volume: volumeColumn(layout, rows, delimiter),
+    adjust: options.adjust === true,
+    firstRowHint: layout.hasHeader ? undefined : { line: firstIndex + 1, hint },
   };
-  const volume = volumeColumn(layout, lines, firstRow, delimiter);
-  const raw: RawBar[] = [];
   const reject = (line: number, reason: string): void => {
     if (options.onInvalidRow === 'skip') skipped.push({ line, reason });
     else throw new CsvImportError(file, line, reason);
   };
-  for (let i = firstRow; i < lines.length; i++) {
-    const lineText = (lines[i] as string).trim();
-    if (lineText === '') continue;
-    const line = i + 1;
-    const fields = splitCsvLine(lineText, delimiter);
-    if (layout.yfinanceHeader === true && isYfinanceHeaderRow(fields)) continue;
-    // A row cut short (a truncated download) would otherwise read its missing volume as 0.
-    if (fields.length < columns) {
-      reject(
-        line,
-        `has ${fields.length} field(s) but the ${layout.hasHeader ? 'header names' : 'first row has'} ${columns}: the row is cut short`,
-      );
-      continue;
-    }
-    const at = (index: number | undefined): string => (index === undefined ? '' : (fields[index] ?? ''));
-    const num = (index: number | undefined): string =>
-      decimalComma ? pointDecimal(at(index)) : commaGrouping ? ungroupedDecimal(at(index)) : at(index);
-    const prices = [num(layout.open), num(layout.high), num(layout.low), num(layout.close)];
-    if (prices.every((p) => EMPTY_VALUES.has(p.toLowerCase()))) {
-      skipped.push({ line, reason: 'no prices (empty or null row)' });
-      continue;
-    }
-    const timeText = timeOf(fields);
-    const ts = parseBarTime(timeText, parsing);
-    if (ts === null) {
-      reject(
-        line,
-        `time ${JSON.stringify(timeText)} is not a time Keel reads (epoch, ISO 8601 or a date): pass its layout with --time-format, e.g. --time-format "dd.MM.yyyy HH:mm" for 31.12.2024 23:59`,
-      );
-      continue;
-    }
-    const bar = barFrom(
-      prices,
-      num(volume),
-      layout.adjClose === undefined ? undefined : num(layout.adjClose),
-      options.adjust === true,
-    );
-    if (typeof bar === 'string') reject(line, bar);
-    else raw.push({ ts, bar: { ...bar, line } });
+
+  const checked = checkRows(lines, firstRow, reading, skipped, {
+    file,
+    zone,
+    skipInvalid: options.onInvalidRow === 'skip',
+  });
+  let { tally } = checked;
+  if (checked.newestFirst) {
+    tally = new BarTally(zone);
+    const ordering = new BarOrdering(reject, skipped, zone, (bar) => tally.add(bar));
+    for (const bar of barsOf(backwardRows(lines, firstRow, checked.lineCount), reading)) ordering.add(bar);
+    ordering.end();
   }
-  if (raw.length === 0) throw new CsvImportError(file, 0, 'the file holds no bars');
-  const ordered = orderBars(raw, reject, skipped, zone);
   skipped.sort((a, b) => a.line - b.line);
-  if (options.interval !== undefined) refuseCoarserBars(ordered, options.interval, file);
-  const interval = options.interval ?? detectInterval(ordered, file);
-  refuseOverlaps(ordered, interval, file, zone);
+  if (options.interval !== undefined) refuseCoarserBars(tally.gaps, options.interval, file);
+  const interval = options.interval ?? detectInterval(tally.gaps, file);
+  refuseOverlaps(tally.gaps, interval, file);
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
-  const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
   const header = layout.hasHeader ? first.join(delimiter) : undefined;
+  const assetWarning = volumeAssetWarning(layout, reading.volume, options.baseAsset);
   return {
-    bars,
     interval,
     layout,
     delimiter,
     skipped,
-    columns: columnMapping(layout, volume),
-    warnings: volumeWarnings(layout, volume, bars, header),
+    columns: columnMapping(layout, reading.volume),
+    warnings: [
+      ...volumeWarnings(layout, reading.volume, tally.everyVolumeZero, header),
+      ...(assetWarning === undefined ? [] : [assetWarning]),
+    ],
+    barCount: tally.gaps.bars,
+    firstOpenTime: (tally.first as RawBar).ts - shift,
+    lastOpenTime: (tally.last as RawBar).ts - shift,
+    bars: function* () {
+      // Ordered again as when checked: every problem is known, so none is reported twice.
+      const settled: RawBar[] = [];
+      const ordering = new BarOrdering(
+        () => {},
+        [],
+        zone,
+        (bar) => settled.push(bar),
+      );
+      const source = checked.newestFirst
+        ? backwardRows(lines, firstRow, checked.lineCount)
+        : forwardRows(lines, firstRow);
+      const passOn = function* (): Generator<OhlcvBar> {
+        for (const r of settled) yield { openTime: r.ts - shift, ...r.bar };
+        settled.length = 0;
+      };
+      for (const bar of barsOf(source, reading)) {
+        ordering.add(bar);
+        yield* passOn();
+      }
+      ordering.end();
+      yield* passOn();
+    },
   };
 }
 
-/**
- * The index of the line after a leading title or URL line (CryptoDataDownload's first line is
- * its address): a line of one field, whatever the separator, followed by one of several fields.
- */
-function lineAfterTitle(lines: readonly string[], firstIndex: number): number | undefined {
-  const fieldCount = (line: string): number => splitCsvLine(line, detectDelimiter(line)).length;
-  if (fieldCount(lines[firstIndex] as string) > 1) return undefined;
-  const next = lines.findIndex((l, i) => i > firstIndex && l.trim() !== '');
-  return next !== -1 && fieldCount(lines[next] as string) > 1 ? next : undefined;
-}
+/** What the ordered bars tell: their gaps, their first and last, whether every volume is 0. */
+class BarTally {
+  readonly gaps: BarGaps;
+  first: RawBar | undefined;
+  last: RawBar | undefined;
+  everyVolumeZero = true;
 
-/** The time text of every non-empty row from `firstRow` on, with its line. */
-function* timeTexts(
-  lines: readonly string[],
-  firstRow: number,
-  delimiter: string,
-  timeOf: (fields: readonly string[]) => string,
-): Generator<TimeText> {
-  for (let i = firstRow; i < lines.length; i++) {
-    const lineText = (lines[i] as string).trim();
-    if (lineText !== '') yield { text: timeOf(splitCsvLine(lineText, delimiter)), line: i + 1 };
+  constructor(zone: string) {
+    this.gaps = new BarGaps(zone);
+  }
+
+  add(bar: RawBar): void {
+    this.gaps.add(bar);
+    this.first ??= bar;
+    this.last = bar;
+    if (this.everyVolumeZero && !D(bar.bar.volume).isZero()) this.everyVolumeZero = false;
   }
 }
 
-/** Fields a row must have: the first row's, up to its last non-empty one (a header may end in a separator). */
-function columnCount(first: readonly string[]): number {
-  let count = first.length;
-  while (count > 0 && first[count - 1] === '') count--;
-  return count;
+/** What the pass that checks each row found. */
+interface CheckedRows {
+  /** Whether the file runs newest first (its bars are then ordered from its end). */
+  readonly newestFirst: boolean;
+  /** The tally of the bars ordered from the file's start, when it runs oldest first. */
+  readonly tally: BarTally;
+  readonly lineCount: number;
 }
 
-/** yfinance's second and third header rows: `Ticker,AAPL,AAPL,...` and `Date,,,,,`. */
-function isYfinanceHeaderRow(fields: readonly string[]): boolean {
-  const first = (fields[0] ?? '').trim().toLowerCase();
-  return (
-    first === 'ticker' ||
-    ((first === 'date' || first === 'datetime') && fields.slice(1).every((f) => f.trim() === ''))
+/**
+ * Checks each row in file order (a row that is no bar is rejected, or listed as skipped) while
+ * ordering the bars as though the file ran oldest first. A problem ordering them is held back until
+ * every row is checked, as rows are checked before the bars are put in order: a file that runs
+ * newest first is ordered again from its end, and only an oldest-first file's problems count.
+ */
+function checkRows(
+  lines: CsvLines,
+  firstRow: number,
+  reading: RowReading,
+  skipped: SkippedRow[],
+  {
+    file,
+    zone,
+    skipInvalid,
+  }: { readonly file: string; readonly zone: string; readonly skipInvalid: boolean },
+): CheckedRows {
+  const reject = (line: number, reason: string): void => {
+    if (skipInvalid) skipped.push({ line, reason });
+    else throw new CsvImportError(file, line, reason);
+  };
+  const directions = new StepDirections();
+  const tally = new BarTally(zone);
+  const orderingSkipped: SkippedRow[] = [];
+  let orderingProblem: { line: number; reason: string } | undefined;
+  const ordering = new BarOrdering(
+    (line, reason) => {
+      if (skipInvalid) orderingSkipped.push({ line, reason });
+      else orderingProblem ??= { line, reason };
+    },
+    orderingSkipped,
+    zone,
+    (bar) => tally.add(bar),
   );
+  let lineCount = 0;
+  let bars = 0;
+  for (const row of forwardRows(lines, firstRow, (count) => {
+    lineCount = count;
+  })) {
+    const read = readOhlcvRow(row, reading);
+    if (read === undefined) continue;
+    if ('skip' in read) skipped.push({ line: row.line, reason: read.skip });
+    else if ('invalid' in read) reject(row.line, read.invalid);
+    else {
+      bars++;
+      directions.add(read.bar.ts);
+      if (orderingProblem === undefined) ordering.add(read.bar);
+    }
+  }
+  ordering.end();
+  if (bars === 0) throw new CsvImportError(file, 0, 'the file holds no bars');
+  const newestFirst = directions.newestFirst();
+  if (!newestFirst) {
+    if (orderingProblem !== undefined) reject(orderingProblem.line, orderingProblem.reason);
+    // One at a time: a spread of many rows would overflow the stack.
+    for (const row of orderingSkipped) skipped.push(row);
+  }
+  return { newestFirst, tally, lineCount };
+}
+
+/** The bars of the rows that read as bars (the others were reported when the rows were checked). */
+function* barsOf(rows: Iterable<CsvRow>, reading: RowReading): Generator<RawBar> {
+  for (const row of rows) {
+    const read = readOhlcvRow(row, reading);
+    if (read !== undefined && 'bar' in read) yield read.bar;
+  }
+}
+
+/** The time text of each row, with its line. */
+function* timeTexts(rows: Iterable<CsvRow>, delimiter: string, layout: ColumnLayout): Generator<TimeText> {
+  for (const row of rows)
+    yield { text: timeOfRow(splitCsvLine(row.text, delimiter), layout), line: row.line };
+}
+
+/**
+ * What an error about the first row adds: whether it was taken as a header or as bars, and the
+ * option that says otherwise; nothing when the option said it.
+ */
+function headerHint(given: boolean | undefined, hasHeader: boolean): string {
+  if (given !== undefined) return '';
+  return hasHeader
+    ? ' (the first row was taken as a header, as a field after its first is not a number: pass --no-header, header: false in a CSV entry, if the file has none)'
+    : ' (the first row was read as a bar, as its fields after the first are numbers: pass --header, header: true in a CSV entry, if it is a header)';
 }

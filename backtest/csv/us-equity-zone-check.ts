@@ -7,13 +7,22 @@ const DAY_MS = 86_400_000;
 const SAMPLE = 1000;
 
 /**
+ * Which bars {@link usEquityZoneWarning} looks at: every `step`-th, from the first.
+ * @param bars - how many bars the file holds
+ * @returns the step
+ */
+export function zoneCheckStep(bars: number): number {
+  return Math.max(1, Math.floor(bars / SAMPLE));
+}
+
+/**
  * A warning when the intraday bars of a US equity, read in UTC, fall mostly outside the regular
  * session while, read as New York time, they all fall in the (extended) session: a file written in
  * New York local time without offsets, imported without `--zone America/New_York`, whose session
  * would otherwise trade hours early (09:30 read as 09:30 UTC, the pre-market).
  * @param sym - the sym the bars are of
  * @param interval - their interval
- * @param openTimes - the bars' open times as read, epoch ms
+ * @param openTimes - open times as read (epoch ms) of the bars {@link zoneCheckStep} picks
  * @param zone - the zone the times were read in
  * @returns the warning, or undefined when the times look right (or are not US equity intraday bars)
  */
@@ -25,7 +34,6 @@ export function usEquityZoneWarning(
 ): string | undefined {
   if (parseSym(sym).kind !== 'equity' || BAR_INTERVAL_MS[interval] >= DAY_MS || zone !== 'UTC')
     return undefined;
-  const step = Math.max(1, Math.floor(openTimes.length / SAMPLE));
   let n = 0;
   const asRead = { regular: 0, extended: 0 };
   const asNewYork = { regular: 0, extended: 0 };
@@ -33,8 +41,7 @@ export function usEquityZoneWarning(
     if (isUsEquitySessionOpen(ts)) tally.regular++;
     if (isUsEquitySessionOpen(ts, { extended: true })) tally.extended++;
   };
-  for (let i = 0; i < openTimes.length; i += step) {
-    const ts = openTimes[i] as number;
+  for (const ts of openTimes) {
     n++;
     count(asRead, ts);
     count(

@@ -14,6 +14,8 @@ interface ImportCsvFlags {
   readonly epochUnit: EpochUnit;
   readonly timeFormat?: string;
   readonly decimalMark?: DecimalMark;
+  /** `--header` (true), `--no-header` (false), or neither: detected. */
+  readonly header?: boolean;
   readonly timestampIs: 'open' | 'close';
   readonly interval?: BarInterval;
   readonly adjust: boolean;
@@ -23,7 +25,7 @@ interface ImportCsvFlags {
 
 /**
  * Adds `keel import-csv`: its many reading options (zone, epoch unit, time format, what the time
- * means, decimal mark, interval, adjustment, invalid rows) and the action that turns a CSV into a recording.
+ * means, decimal mark, header, interval, adjustment, invalid rows) and the action that turns a CSV into a recording.
  * @param program - the `keel` program
  * @param io - output streams
  * @param exit - receives the action's exit code
@@ -60,6 +62,11 @@ export function addImportCsvCommand(program: Command, io: CliIo, exit: (code: Ex
         'the decimal mark of the numbers, for a file that reads two ways (151.234 and 1,234): point or comma (default: detected)',
       ).choices(['point', 'comma']),
     )
+    .option('--header', 'the first row is a header (default: detected)')
+    .option(
+      '--no-header',
+      'the file has no header: its first row is a bar (default: detected; a row of numbers, NaN or decimal commas is one)',
+    )
     .addOption(
       new Option('--timestamp-is <when>', "whether a row's time is its bar's open or close")
         .choices(['open', 'close'])
@@ -85,6 +92,7 @@ export function addImportCsvCommand(program: Command, io: CliIo, exit: (code: Ex
               epochUnit: opts.epochUnit,
               ...(opts.timeFormat === undefined ? {} : { timeFormat: opts.timeFormat }),
               ...(opts.decimalMark === undefined ? {} : { decimalMark: opts.decimalMark }),
+              ...(opts.header === undefined ? {} : { header: opts.header }),
               timestampIs: opts.timestampIs,
               ...(opts.interval === undefined ? {} : { interval: opts.interval }),
               adjust: opts.adjust,

@@ -85,7 +85,7 @@ export const backtestConfigSchema = z
       )
       .min(1)
       .describe(
-        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), or { csv, sym, ... } OHLCV CSVs read on the fly as `keel import-csv` reads them (its options: interval, zone, timestampIs, epochUnit, timeFormat, decimalMark, adjust, skipInvalid, synthetic; nothing is written), relative to the folder of the config file (`~/` is the home folder); where they overlap, an event one repeats of another at the same receive time is replayed once, with a warning. `--recording <file>` (repeatable) of `keel backtest` and `keel sweep` replaces them for that run, relative to the working directory.',
+        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), or { csv, sym, ... } OHLCV CSVs read on the fly as `keel import-csv` reads them (its options: interval, zone, timestampIs, epochUnit, timeFormat, decimalMark, header, adjust, skipInvalid, synthetic; nothing is written), relative to the folder of the config file (`~/` is the home folder); where they overlap, an event one repeats of another at the same receive time is replayed once, with a warning. `--recording <file>` (repeatable) of `keel backtest` and `keel sweep` replaces them for that run, relative to the working directory.',
       ),
     from: timeValue.optional().describe('Start of the replay window (ISO date-time with zone, or epoch ms).'),
     to: timeValue.optional().describe('End of the replay window (ISO date-time with zone, or epoch ms).'),

@@ -8,7 +8,8 @@ const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]
 /**
  * An OHLCV CSV file read as `keel import-csv` reads it, with what the file cannot say itself: the
  * sym, and the import's reading options under the names of its flags (`--zone`, `--interval`,
- * `--timestamp-is`, `--epoch-unit`, `--time-format`, `--decimal-mark`, `--adjust`, `--skip-invalid`, `--synthetic`).
+ * `--timestamp-is`, `--epoch-unit`, `--time-format`, `--decimal-mark`, `--header` / `--no-header`, `--adjust`,
+ * `--skip-invalid`, `--synthetic`).
  */
 export const ohlcvCsvConfigSchema = z.strictObject({
   csv: filePathSchema.describe(
@@ -38,6 +39,12 @@ export const ohlcvCsvConfigSchema = z.strictObject({
     .optional()
     .describe(
       'The decimal mark of the numbers (point: 1,234.5; comma: 1.234,5), for a file whose numbers read two ways (151.234 and 1,234); default detected.',
+    ),
+  header: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether the first row is a header (true) or a bar (false); default detected (a row of numbers, NaN or decimal commas is a bar).',
     ),
   adjust: z
     .boolean()

@@ -185,6 +185,30 @@ describe('OHLCV CSV import into a recording', () => {
     ).rejects.toThrow(/sym "BTCUSDT"/);
   });
 
+  it('imports a file in memory that does not grow with its size (80,000 bars under a 64 MB heap, which holding them needs ~100 MB of)', () => {
+    const dir = anOutputDir();
+    const input = join(dir, 'long.csv');
+    const t0 = Date.UTC(2024, 0, 1);
+    const rows = Array.from(
+      { length: 80_000 },
+      (_, i) => `${t0 + i * 60_000},42000.5,42010.25,41990.75,42001.5,${i % 97}.125`,
+    );
+    writeFileSync(input, `timestamp,open,high,low,close,volume\n${rows.join('\n')}\n`);
+    const script = join(dir, 'import.mjs');
+    writeFileSync(
+      script,
+      `const { importOhlcvCsv } = await import(${JSON.stringify(join(import.meta.dirname, '../../../backtest/csv/index.ts'))});
+const summary = await importOhlcvCsv({ input: ${JSON.stringify(input)}, output: ${JSON.stringify(join(dir, 'long.jsonl.gz'))}, sym: 'BINANCE_SPOT_BTC_USDT' });
+console.log(summary.bars);`,
+    );
+    const child = spawnSync(process.execPath, ['--max-old-space-size=64', '--import', 'tsx', script], {
+      cwd: join(import.meta.dirname, '../../..'),
+      encoding: 'utf8',
+    });
+    expect(child.stderr).not.toMatch(/heap out of memory/);
+    expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: '80000\n' });
+  }, 180_000);
+
   it('builds KLINE messages whose ts is the bar close time', () => {
     const msg = klineMessage('OKX_PERP_BTC_USDT', '4h', {
       openTime: 0,

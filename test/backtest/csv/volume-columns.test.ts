@@ -1,5 +1,25 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseOhlcvCsv } from '../../../backtest/csv/index.ts';
+import { parseOhlcvCsv, readOhlcvCsvBars } from '../../../backtest/csv/index.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
+
+const aTempDir = tempDirsRemovedAfterAll('keel-csv-volume-');
+
+/** A CryptoDataDownload export with these volume columns, written to a file. */
+function cryptoDataDownload(volumes: string): string {
+  const input = join(aTempDir(), 'cdd.csv');
+  writeFileSync(
+    input,
+    [
+      'https://www.CryptoDataDownload.com',
+      `unix,date,symbol,open,high,low,close,${volumes},tradecount`,
+      '1704081600000,2024-01-01 04:00:00,X,42000,42100,41900,42050,12.5,525000,1000',
+      '1704078000000,2024-01-01 03:00:00,X,42000,42100,41900,42050,11.5,483000,900',
+    ].join('\n'),
+  );
+  return input;
+}
 
 describe('volume columns', () => {
   it("reads CryptoDataDownload's base-asset volume (Volume BTC, not Volume USDT) after skipping its URL line", () => {
@@ -48,5 +68,36 @@ describe('volume columns', () => {
       'time=column 1, open=column 2, high=column 3, low=column 4, close=column 5, volume=column 6',
     );
     expect(zero.warnings).toEqual(['the volume (column 6) is 0 on every bar']);
+  });
+
+  it("reads the sym's base-asset volume wherever it stands, and warns of a volume in another asset than the sym's", async () => {
+    const quoteFirst = await readOhlcvCsvBars({
+      input: cryptoDataDownload('Volume USDT,Volume BTC'),
+      sym: 'BINANCE_SPOT_BTC_USDT',
+    });
+    expect(quoteFirst.messages.map((m) => m.data.volume)).toEqual(['483000', '525000']);
+    expect(quoteFirst.columns).toContain('volume=Volume BTC');
+    expect(quoteFirst.warnings).toEqual([]);
+
+    const otherPair = await readOhlcvCsvBars({
+      input: cryptoDataDownload('Volume ETH,Volume USDT'),
+      sym: 'BINANCE_SPOT_BTC_USDT',
+    });
+    expect(otherPair.columns).toContain('volume=Volume ETH');
+    expect(otherPair.warnings).toEqual([
+      `the volume is read from "Volume ETH", a volume in ETH, but the sym's base asset is BTC: is the file another pair's? Import each file with the sym of its pair (a volume in the quote asset counts money, not BTC traded)`,
+    ]);
+    const quoteOnly = await readOhlcvCsvBars({
+      input: cryptoDataDownload('Volume USDT,Volume X'),
+      sym: 'OKX_PERP_BTC_USDT',
+    });
+    expect(quoteOnly.warnings[0]).toMatch(
+      /^the volume is read from "Volume USDT", a volume in USDT, but the sym's base asset is BTC/,
+    );
+    // A sym without a base asset (a US equity) checks nothing.
+    expect(
+      (await readOhlcvCsvBars({ input: cryptoDataDownload('Volume ETH,Volume USDT'), sym: 'US_EQUITY_SPY' }))
+        .warnings,
+    ).toEqual([]);
   });
 });

@@ -209,6 +209,31 @@ describe('keel import-csv', () => {
     ]);
   });
 
+  it('reads the first row as a bar with --no-header and as a header with --header, and says which it assumed', async () => {
+    const rows = ['x,p,q,r,s', '1704067200000,10,11,9,10', '1704067260000,10,11,9,10'];
+    const { csv, out } = files(rows);
+    const refused = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
+    expect(refused.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(refused.stderr).toContain('the first row was taken as a header');
+    expect(refused.stderr).toContain('pass --no-header');
+    const skipped = await importCsv([
+      csv,
+      '--sym',
+      'US_EQUITY_SPY',
+      '--out',
+      out,
+      '--no-header',
+      '--skip-invalid',
+    ]);
+    expect(skipped.code).toBe(EXIT.OK);
+    expect(skipped.stdout).toContain('line 1: time "x" is not a time Keel reads');
+    expect(recordingOf(out).bars).toHaveLength(2);
+    const forced = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out, '--header']);
+    expect(forced.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(forced.stderr).toContain('header "x,p,q,r,s" has no time, open, high, low, close column');
+    expect(forced.stderr).not.toContain('--no-header');
+  });
+
   it.each([
     [['--decimal-mark', 'dot'], 'Allowed choices are point, comma'],
     [['--zone', 'Mars/Olympus'], 'must be an IANA time zone'],
