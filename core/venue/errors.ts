@@ -103,3 +103,27 @@ export class RequestRuleError extends Error {
     super(`${field}: ${rule}`);
   }
 }
+
+/**
+ * The REST client was closed (the session stopping) before the request went out: it was not sent,
+ * or, a GET whose attempt had failed, not retried. Its wait for a rate limit's room, an endpoint's
+ * hold (a 429's `Retry-After`) or a retry's backoff ended with the close, so no timer of the
+ * client's outlives it. Nothing was sent after the close: the venue did not act on it then.
+ */
+export class RestClientClosedError extends Error {
+  override readonly name = 'RestClientClosedError';
+  /**
+   * @param what - the request, e.g. `GET /api/v1/trading/orders`
+   * @param lastFailure - why its last attempt failed, when it was waiting to be retried
+   */
+  constructor(
+    readonly what: string,
+    readonly lastFailure?: string,
+  ) {
+    super(
+      lastFailure === undefined
+        ? `${what} was not sent: the REST client is closed`
+        : `${what} was not retried: the REST client is closed (its last attempt failed: ${lastFailure})`,
+    );
+  }
+}

@@ -13,7 +13,13 @@ export {
 } from './error-codes.ts';
 // Errors, error codes and signing: shared by the client and the paper venue (server side).
 export type { DecodeIssue, VenueErrorInit } from './errors.ts';
-export { DecodeError, RequestRuleError, VenueError, VenueTimeoutError } from './errors.ts';
+export {
+  DecodeError,
+  RequestRuleError,
+  RestClientClosedError,
+  VenueError,
+  VenueTimeoutError,
+} from './errors.ts';
 // Live execution client: the execution port on the venue.
 export { LiveExecutionClient } from './live/live-execution-client.ts';
 export type { LiveExecutionOptions } from './live/live-execution-options.ts';

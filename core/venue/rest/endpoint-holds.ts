@@ -1,16 +1,23 @@
 import type { TimerPort } from '../timer-port.ts';
+import type { ClosableSleeps } from './closable-sleeps.ts';
 
 /**
  * The endpoints the venue asked to wait for (a 429 with `Retry-After`): each is held until then,
  * on the injected timer, so no call to it, a first request or a retry, goes out before the venue
- * said it may. Other endpoints are not held.
+ * said it may. Other endpoints are not held. The waits end, refused, when the client closes.
  */
 export class EndpointHolds {
   /** Endpoint -> the timer's time its hold ends. */
   private readonly until = new Map<string, number>();
 
-  /** @param timer - time and timers (fake in tests) */
-  constructor(private readonly timer: TimerPort) {}
+  /**
+   * @param timer - time (fake in tests)
+   * @param sleeps - the client's waits, on its timer, that its close ends
+   */
+  constructor(
+    private readonly timer: Pick<TimerPort, 'now'>,
+    private readonly sleeps: ClosableSleeps,
+  ) {}
 
   /**
    * Holds an endpoint's calls for a while; a hold already longer stays.
@@ -38,11 +45,12 @@ export class EndpointHolds {
    * Waits until an endpoint's hold is over, a hold made meanwhile included.
    * @param endpoint - the endpoint's name
    * @returns when its calls may go out
+   * @throws the close's reason when the client closes meanwhile (see {@link ClosableSleeps})
    */
   async wait(endpoint: string): Promise<void> {
     while (this.isHeld(endpoint)) {
       const left = (this.until.get(endpoint) as number) - this.timer.now();
-      await new Promise<void>((resolve) => this.timer.setTimer(resolve, left));
+      await this.sleeps.sleep(left);
     }
   }
 }

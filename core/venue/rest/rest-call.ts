@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import { NONCE_OUT_OF_RANGE, SUCCESS_CODES } from '../error-codes.ts';
-import { DecodeError, VenueError, VenueTimeoutError } from '../errors.ts';
+import { DecodeError, RestClientClosedError, VenueError, VenueTimeoutError } from '../errors.ts';
 import { clockRateOf, type ServerClock } from '../server-clock.ts';
 import { type ArrayEncoding, paramText, type RequestParams, type Signer, signRequest } from '../signing.ts';
 import { backoffDelay, type JitterSource, type TimerPort } from '../timer-port.ts';
 import { envelopeSchema } from '../wire/common.ts';
 import { decodeWire, parseJson } from '../wire/decode.ts';
 import type { InboundCounters } from '../ws/inbound-counters.ts';
+import type { ClosableSleeps } from './closable-sleeps.ts';
 import type { EndpointDef } from './endpoints.ts';
 import type { HttpResponse, HttpTransport } from './http-transport.ts';
 import { decodePageEntries } from './page-entries.ts';
@@ -37,6 +38,11 @@ export interface RestCallContext {
   /** How a JSON body's array parameters are written into the signature (`venue.signing.arrays`). */
   readonly signatureArrays: ArrayEncoding;
   readonly timer: TimerPort;
+  /**
+   * The client's timed waits (a retry's backoff here; the endpoints' holds share them): closed
+   * with the client, which ends the requests still waiting, unsent.
+   */
+  readonly sleeps: ClosableSleeps;
   /** The venue's clock as estimated from replies: the nonce is read from it. */
   readonly clock: ServerClock;
   readonly random: JitterSource;
@@ -68,7 +74,7 @@ export interface RequestSlot {
   /**
    * Takes the request's turn: room in the endpoint's rate limit, once the endpoint is not held.
    * @returns undefined when it may go at once (so it is written in the same tick, as a lockstep
-   *   paper session needs), else when it may go
+   *   paper session needs), else when it may go; refused when the client closes meanwhile
    */
   take(): Promise<void> | undefined;
   /** Holds the endpoint's further calls for `ms` (the venue answered 429 with `Retry-After`). */
@@ -78,6 +84,31 @@ export interface RequestSlot {
 /** What made an attempt fail, as the retry warning and the final error say it. */
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A request the client's close ended before it went out; `failed` is its last attempt's failure. */
+function closedError(def: EndpointDef, failed: unknown): RestClientClosedError {
+  return new RestClientClosedError(
+    `${def.method} ${def.path}`,
+    failed === undefined ? undefined : reasonOf(failed),
+  );
+}
+
+/**
+ * Waits out one of a request's waits (its backoff, its turn).
+ * @throws RestClientClosedError when the client's close ended the wait
+ */
+async function waitUnlessClosed(
+  ctx: RestCallContext,
+  def: EndpointDef,
+  failed: unknown,
+  wait: Promise<void>,
+): Promise<void> {
+  try {
+    await wait;
+  } catch (error) {
+    throw ctx.sleeps.closed ? closedError(def, failed) : error;
+  }
 }
 
 /**
@@ -186,6 +217,8 @@ function retryAfterOf(ctx: RestCallContext, response: HttpResponse): number | un
  * takes its turn (`slot`): a slot of the endpoint's rate limit, so retries never exceed it, once
  * the endpoint is not held. A 429 with `Retry-After` holds the endpoint that long (capped), for
  * its retry and every other call to it; a POST, PUT or DELETE answered so is still not re-sent.
+ * Once the client is closed no request goes out: one waiting for its turn or its backoff then is
+ * ended at once, its timer cancelled, and so is one whose attempt fails after the close.
  * @param ctx - transport, signer, timer, policy
  * @param def - the endpoint
  * @param params - query (GETs and endpoints that name query parameters) or body (others)
@@ -195,6 +228,7 @@ function retryAfterOf(ctx: RestCallContext, response: HttpResponse): number | un
  * @throws DecodeError when the reply misses or mistypes a field (of a page decoded entry by entry,
  *   a field of the page itself)
  * @throws VenueTimeoutError when no answer came in time (after retries, for GETs)
+ * @throws RestClientClosedError when the client was closed before the request (or its retry) went out
  */
 export async function restCall(
   ctx: RestCallContext,
@@ -213,15 +247,18 @@ export async function restCall(
   // covers a request still waiting on the rate limit; a resend carries the same number.
   const seq = isGet || ctx.mutations === undefined ? undefined : ctx.mutations.next();
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    if (lastError !== undefined) {
+    const failed = lastError;
+    lastError = undefined;
+    // Once the client is closed nothing goes out, a retry or a resend included.
+    if (ctx.sleeps.closed) throw closedError(def, failed);
+    if (failed !== undefined) {
       const delay = backoffDelay(failures - 1, ctx.retry.baseMs, ctx.retry.capMs, ctx.random);
-      ctx.logger.warn({ path: def.path, attempt, delay, reason: reasonOf(lastError) }, 'retrying venue GET');
-      await new Promise<void>((resolve) => ctx.timer.setTimer(resolve, delay));
-      lastError = undefined;
+      ctx.logger.warn({ path: def.path, attempt, delay, reason: reasonOf(failed) }, 'retrying venue GET');
+      await waitUnlessClosed(ctx, def, failed, ctx.sleeps.sleep(delay));
     }
     // Signed after the wait for a slot, so the nonce is not stale when it goes out.
     const turn = slot.take();
-    if (turn !== undefined) await turn;
+    if (turn !== undefined) await waitUnlessClosed(ctx, def, failed, turn);
     const signedWith = ctx.clock.offsetMs;
     const headers: Record<string, string> = {
       ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds(), inQuery ? QUERY_ARRAYS : ctx.signatureArrays),

@@ -1,9 +1,11 @@
 import { pino } from 'pino';
+import { RestClientClosedError } from '../errors.ts';
 import { ServerClock } from '../server-clock.ts';
 import { type ArrayEncoding, DEFAULT_ARRAY_ENCODING, type RequestParams } from '../signing.ts';
 import { realTimer } from '../timer-port.ts';
 import type { PageWire } from '../wire/common.ts';
 import { createInboundCounters, type InboundCounters } from '../ws/inbound-counters.ts';
+import { ClosableSleeps } from './closable-sleeps.ts';
 import { EndpointHolds } from './endpoint-holds.ts';
 import {
   ENDPOINTS,
@@ -41,6 +43,7 @@ export class RestEndpointCaller {
       signer: options.signer,
       signatureArrays: options.signatureArrays ?? DEFAULT_ARRAY_ENCODING,
       timer,
+      sleeps: new ClosableSleeps(timer),
       clock: options.serverClock ?? new ServerClock(timer, logger),
       random: options.random ?? { next: () => 0.5 },
       timeoutMs: options.timeoutMs ?? 10_000,
@@ -56,7 +59,7 @@ export class RestEndpointCaller {
       if (rate !== null) this.limiters.set(group, new RateLimiter(rate, timer));
     }
     this.pageSize = options.defaultPageSize ?? 100;
-    this.holds = new EndpointHolds(timer);
+    this.holds = new EndpointHolds(timer, this.ctx.sleeps);
   }
 
   /** How array parameters are written into the signatures of this client's requests. */
@@ -137,12 +140,19 @@ export class RestEndpointCaller {
   }
 
   /**
-   * Closes the connection pool, letting the requests under way finish; a GET failing then is not
-   * retried.
-   * @param withinMs - how long they may take; then they are ended. Default no limit.
+   * Closes the client: the requests not yet sent, waiting for room in a rate limit, for an
+   * endpoint's hold (a 429's `Retry-After`) or for a GET's retry, end at once with a
+   * RestClientClosedError, their timers cancelled, so none holds the process up after the close;
+   * a call made afterwards fails so at once. The requests under way may finish (a GET failing
+   * then is not retried) before the connection pool closes.
+   * @param withinMs - how long the requests under way may take; then they are ended. Default no
+   *   limit.
    * @returns when closed
    */
   close(withinMs?: number): Promise<void> {
+    const closed = new RestClientClosedError('a venue REST request');
+    this.ctx.sleeps.close(closed);
+    for (const limiter of this.limiters.values()) limiter.close(closed);
     return this.ctx.transport.close(withinMs);
   }
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../../../core/venue/index.ts';
 import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
@@ -59,5 +60,40 @@ describe('rate limiter', () => {
     await timer.advance(1_000);
     await queued;
     expect([limiter.tryAcquire(), limiter.tryAcquire()]).toEqual([true, false]);
+  });
+
+  it('refuses every request still waiting when closed, with the reason given, and leaves no timer', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 60_000 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 0, max: 120_000 }),
+        async (limit, windowMs, requests, before) => {
+          const timer = fakeTimer(0);
+          const limiter = new RateLimiter({ limit, windowMs }, timer);
+          const closed = new Error('client closed');
+          const outcomes: unknown[] = [];
+          const all = Array.from({ length: requests }, () =>
+            limiter.acquire().then(
+              () => outcomes.push('granted'),
+              (error: unknown) => outcomes.push(error),
+            ),
+          );
+          await timer.advance(before);
+          const granted = outcomes.length;
+          limiter.close(closed);
+          await Promise.all(all);
+          expect(outcomes.slice(granted)).toEqual(Array(requests - granted).fill(closed));
+          expect(limiter.queued).toBe(0);
+          expect(timer.pending()).toBe(0);
+          // Closed, it refuses at once, on no timer, and grants nothing synchronously either.
+          expect(await limiter.acquire().catch((error: unknown) => error)).toBe(closed);
+          expect(limiter.tryAcquire()).toBe(false);
+          expect(timer.pending()).toBe(0);
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 });
