@@ -10,6 +10,7 @@ export { PaperApiError } from './envelope.ts';
 export type { LostReplyOptions, RestFault } from './faults.ts';
 export { PaperFaults } from './faults.ts';
 export { previewFeed } from './feed-preview.ts';
+export { LOCKSTEP_SETTLE_EVENT } from './lockstep-settle.ts';
 export { LOCKSTEP_PRIVATE_SENT_FIELD, LOCKSTEP_TIME_EVENT, lockstepTickFrame } from './lockstep-tick.ts';
 export type {
   FeedItem,
