@@ -15,11 +15,12 @@ export { LOCKSTEP_PRIVATE_SENT_FIELD, LOCKSTEP_TIME_EVENT, lockstepTickFrame } f
 export type {
   FeedItem,
   FeedPacing,
+  FeedSettleRounds,
   FeedSource,
   FeedTick,
   LockstepAckExtras,
 } from './market-feed.ts';
-export { listFeed, MarketFeed } from './market-feed.ts';
+export { LOCKSTEP_SETTLE_ROUNDS, listFeed, MarketFeed } from './market-feed.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 export type { PaperVenue, PaperVenueOptions } from './paper-venue.ts';
 export { LOCKSTEP_ACK_PATH, startPaperVenue } from './paper-venue.ts';
