@@ -10,15 +10,17 @@ export { PaperApiError } from './envelope.ts';
 export type { LostReplyOptions, RestFault } from './faults.ts';
 export { PaperFaults } from './faults.ts';
 export { previewFeed } from './feed-preview.ts';
+export { LOCKSTEP_SETTLE_EVENT } from './lockstep-settle.ts';
 export { LOCKSTEP_PRIVATE_SENT_FIELD, LOCKSTEP_TIME_EVENT, lockstepTickFrame } from './lockstep-tick.ts';
 export type {
   FeedItem,
   FeedPacing,
+  FeedSettleRounds,
   FeedSource,
   FeedTick,
   LockstepAckExtras,
 } from './market-feed.ts';
-export { listFeed, MarketFeed } from './market-feed.ts';
+export { LOCKSTEP_SETTLE_ROUNDS, listFeed, MarketFeed } from './market-feed.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 export type { PaperVenue, PaperVenueOptions } from './paper-venue.ts';
 export { LOCKSTEP_ACK_PATH, startPaperVenue } from './paper-venue.ts';

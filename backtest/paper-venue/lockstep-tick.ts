@@ -34,15 +34,16 @@ export function lockstepTickFrame(time: number, tick: number, privateSent?: numb
 
 /**
  * The extras of a lockstep ack's arguments: `wakeAt` (the client's earliest timer, epoch ms, or
- * null for none), `tick` (the last tick it handled), `restEpoch` and `restSent` (its count of
- * state-changing REST requests), `held` (true: it holds commands still to come). Malformed values
- * are left out.
+ * null for none), `tick` (the last tick it handled), `settle` (the last settle round it handled,
+ * see `LOCKSTEP_SETTLE_EVENT`), `restEpoch` and `restSent` (its count of state-changing REST
+ * requests), `held` (true: it holds commands still to come). Malformed values are left out.
  * @param args - the ack's arguments
  * @returns the extras found
  */
 export function lockstepAckExtrasOf(args: {
   readonly wakeAt?: unknown;
   readonly tick?: unknown;
+  readonly settle?: unknown;
   readonly restEpoch?: unknown;
   readonly restSent?: unknown;
   readonly held?: unknown;
@@ -54,6 +55,10 @@ export function lockstepAckExtrasOf(args: {
         ? args.wakeAt
         : undefined;
   const tick = typeof args.tick === 'number' && Number.isSafeInteger(args.tick) ? args.tick : undefined;
+  const settle =
+    typeof args.settle === 'number' && Number.isSafeInteger(args.settle) && args.settle >= 0
+      ? args.settle
+      : undefined;
   const counted =
     typeof args.restEpoch === 'string' &&
     typeof args.restSent === 'number' &&
@@ -64,6 +69,7 @@ export function lockstepAckExtrasOf(args: {
   return {
     ...(wakeAt === undefined ? {} : { wakeAt }),
     ...(tick === undefined ? {} : { tick }),
+    ...(settle === undefined ? {} : { settle }),
     ...counted,
     ...(args.held === true ? { held: true } : {}),
   };

@@ -81,6 +81,11 @@ export interface LockstepAckExtras {
   readonly wakeAt?: number | null;
   /** The last tick the client handled. */
   readonly tick?: number;
+  /**
+   * The last settle round the client handled (`LOCKSTEP_SETTLE_EVENT`). Present (0 before the
+   * first) = the client takes settle rounds, and the venue runs them before each event.
+   */
+  readonly settle?: number;
   /** Which client run's REST requests `restSent` counts (`REST_SEQ_HEADER`). */
   readonly restEpoch?: string;
   /** How many state-changing REST requests the client had sent when it acked. */
@@ -110,6 +115,38 @@ export type SettleOutcome = 'ran' | 'later' | 'none';
  */
 export type FeedSettle = (before: number) => SettleOutcome;
 
+/**
+ * Lockstep, for a client that takes settle rounds (Keel's extension): how the venue settles what
+ * the client's commands made before its next event, as a backtest has the strategies react to
+ * their answers and fills (and the venue take what they send) before it sees the next event.
+ */
+export interface FeedSettleRounds {
+  /**
+   * Sends the client a settle frame when its private connection was sent frames (replies,
+   * pushes) after the last lockstep frame the venue stamped: the client acknowledges it with
+   * `settle` once it handled them and sent what they made it do.
+   * @param round - the round's number
+   * @returns true when the frame went out; false when there was nothing to settle or nobody to tell
+   */
+  frame(round: number): boolean;
+  /**
+   * With a latency: runs the commands and pushes due first on the venue's lines (all those due
+   * at that instant) when that is by `before`, the venue's time moved there, so the client
+   * reacts to them at their time, and what it sends arrives as it would in a backtest.
+   * @param before - the time of the next event or tick
+   * @returns true when it ran any
+   */
+  step(before: number): boolean;
+}
+
+/**
+ * The most settle rounds the venue runs between two market events (Keel's choice): a
+ * strategy whose every reaction makes another (a market order on each fill) would otherwise hold
+ * the replay at one instant for good. Past it the event comes; the private frames still reach the
+ * client before it (`privateSent`), and what the client sends then runs after it.
+ */
+export const LOCKSTEP_SETTLE_ROUNDS = 64;
+
 /** Releases a source's events to the venue at the chosen pace; `released` counts them (seq 1, 2, ...). */
 export class MarketFeed {
   /** Events released so far; the seq of the last one. */
@@ -121,6 +158,10 @@ export class MarketFeed {
   private ackedTick = 0;
   /** The client's earliest timer as of its last ack (lockstep): a tick comes before any later event. */
   private wakeAt = Number.POSITIVE_INFINITY;
+  /** Whether the client takes settle rounds (an ack of it said `settle`), the last round sent and the last it handled. */
+  private takesSettles = false;
+  private settleRounds = 0;
+  private ackedSettle = 0;
   /** The client's last ack said it holds commands (lockstep): the venue settles before waiting on. */
   private heldAck = false;
   /** The next item, read ahead while a lockstep client held commands. */
@@ -151,6 +192,8 @@ export class MarketFeed {
    *   = no ticks (a client's timers then fire at the next event it sees)
    * @param settle - lockstep: runs the commands due before the next event for a client that holds
    *   commands; none = such a client waits for the venue's stall bound
+   * @param rounds - lockstep: settles what a client's commands made before the next event, for a
+   *   client that takes settle rounds; none = the next event comes once the client acknowledged
    */
   constructor(
     source: FeedSource,
@@ -160,6 +203,7 @@ export class MarketFeed {
     private readonly onEnd: () => void = () => undefined,
     private readonly tick?: FeedTick,
     private readonly settle?: FeedSettle,
+    private readonly rounds?: FeedSettleRounds,
   ) {
     this.iterator = source();
   }
@@ -213,6 +257,7 @@ export class MarketFeed {
    */
   ack(seq: number, extras?: LockstepAckExtras): void {
     if (extras?.wakeAt !== undefined) this.wakeAt = extras.wakeAt ?? Number.POSITIVE_INFINITY;
+    if (extras?.settle !== undefined) this.takesSettles = true;
     if (extras?.held === true) {
       this.heldAck = true;
       this.poke();
@@ -221,6 +266,7 @@ export class MarketFeed {
     this.heldAck = false;
     this.acked = Math.max(this.acked, seq);
     if (extras?.tick !== undefined) this.ackedTick = Math.max(this.ackedTick, extras.tick);
+    if (extras?.settle !== undefined) this.ackedSettle = Math.max(this.ackedSettle, extras.settle);
     this.poke();
   }
 
@@ -300,26 +346,65 @@ export class MarketFeed {
   }
 
   /**
-   * Lockstep: while the client's earliest timer is due by the next event's time, moves the venue
+   * Lockstep, the client having acknowledged what was released: before releasing the next event
+   * (at `ts`), settles what the client's commands made (see {@link FeedSettleRounds}: a settle
+   * round, else one instant of the latency lines) and ticks to its timers due by then, in the
+   * order of their times, as a backtest has the strategies react to their answers and fills, and
+   * fires their timers, before the venue sees the next event. At most
+   * {@link LOCKSTEP_SETTLE_ROUNDS} settle rounds per event.
+   */
+  private async beforeRelease(ts: number): Promise<void> {
+    let rounds = 0;
+    while (!this.stopped) {
+      if (this.takesSettles && this.rounds !== undefined) {
+        if (rounds < LOCKSTEP_SETTLE_ROUNDS && (await this.settleRound(ts))) {
+          rounds++;
+          continue;
+        }
+        if (this.rounds.step(this.tick === undefined ? ts : Math.min(ts, this.wakeAt))) continue;
+      }
+      if (this.tick === undefined || this.wakeAt > ts) return;
+      await this.tickTo(ts);
+    }
+  }
+
+  /**
+   * Lockstep: sends a settle frame when there is something to settle, and waits for its ack.
+   * @returns whether the frame went out
+   */
+  private async settleRound(ts: number): Promise<boolean> {
+    const round = this.settleRounds + 1;
+    if (this.rounds?.frame(round) !== true) return false;
+    this.settleRounds = round;
+    while (this.ackedSettle < round && !this.stopped)
+      await this.clientTurn(
+        async () => ts,
+        () => {
+          this.ackedSettle = Math.max(this.ackedSettle, round);
+        },
+      );
+    return true;
+  }
+
+  /**
+   * Lockstep: the client's earliest timer is due by the next event's time (`ts`): moves the venue
    * there, tells the client and waits for its ack, as a backtest fires a timer before the venue
    * sees the next event: what the timer sends reaches the venue before that event, at the
    * timer's time.
    */
-  private async ticksBefore(ts: number): Promise<void> {
-    while (this.tick !== undefined && this.wakeAt <= ts && !this.stopped) {
-      const at = this.wakeAt;
-      // Consumed: the tick's ack says when the client wakes next.
-      this.wakeAt = Number.POSITIVE_INFINITY;
-      const tick = ++this.ticks;
-      if (this.tick(at, tick) === 0) this.ackedTick = tick;
-      while (this.ackedTick < tick && !this.stopped)
-        await this.clientTurn(
-          async () => ts,
-          () => {
-            this.ackedTick = Math.max(this.ackedTick, tick);
-          },
-        );
-    }
+  private async tickTo(ts: number): Promise<void> {
+    const at = this.wakeAt;
+    // Consumed: the tick's ack says when the client wakes next.
+    this.wakeAt = Number.POSITIVE_INFINITY;
+    const tick = ++this.ticks;
+    if (this.tick?.(at, tick) === 0) this.ackedTick = tick;
+    while (this.ackedTick < tick && !this.stopped)
+      await this.clientTurn(
+        async () => ts,
+        () => {
+          this.ackedTick = Math.max(this.ackedTick, tick);
+        },
+      );
   }
 
   /**
@@ -377,7 +462,7 @@ export class MarketFeed {
       if (this.stopped) return;
       const ts = next.value.event.recvTs;
       this.upcoming = ts;
-      if (this.pacing.mode === 'lockstep') await this.ticksBefore(ts);
+      if (this.pacing.mode === 'lockstep') await this.beforeRelease(ts);
       if (this.stopped) return;
       if (this.pacing.mode === 'realtime') {
         anchor ??= { wall: this.timer.now(), ts };

@@ -1,7 +1,8 @@
 import type { CommandJournal } from './command-journal.ts';
 import type { DerivedMarketData } from './derived-market-data.ts';
+import { lockstepSettleFrame } from './lockstep-settle.ts';
 import { lockstepTickFrame } from './lockstep-tick.ts';
-import type { FeedPacing, FeedRelease, FeedTick } from './market-feed.ts';
+import type { FeedPacing, FeedRelease, FeedSettleRounds, FeedTick } from './market-feed.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import type { VenueClock } from './venue-clock.ts';
 import type { VenueConnections } from './venue-connections.ts';
@@ -74,7 +75,7 @@ export interface LockstepTickDeps {
    */
   readonly journal: Pick<CommandJournal, 'tick'>;
   /** The market-data connections the tick frame goes to. */
-  readonly connections: Pick<VenueConnections, 'sendToAll' | 'privateSent'>;
+  readonly connections: Pick<VenueConnections, 'sendToAll' | 'stampPrivateSent'>;
 }
 
 /**
@@ -89,8 +90,47 @@ export function lockstepTick(deps: LockstepTickDeps): FeedTick {
   return (at, tick) => {
     deps.delays.beforeEvent(at);
     deps.journal.tick(at);
-    const privateSent = deps.connections.privateSent();
+    const privateSent = deps.connections.stampPrivateSent();
     return deps.connections.sendToAll(lockstepTickFrame(deps.clock.now(), tick, privateSent));
+  };
+}
+
+/** What settling a lockstep client's commands before the next event touches. */
+export interface LockstepSettleDeps {
+  /** The latency lines: the first instant of what waits on them runs at a time. */
+  readonly delays: Pick<VenueLatency, 'nextDue' | 'runDueBy'>;
+  /** The venue's time, moved to that instant. */
+  readonly clock: VenueClock;
+  /** The command journal, which journals a move of the venue's time (a restart moves there too). */
+  readonly journal: Pick<CommandJournal, 'tick'>;
+  /** The lockstep client's private frames, and the market-data connections the settle frame goes to. */
+  readonly connections: Pick<VenueConnections, 'sendToAll' | 'stampPrivateSent' | 'sentPastStamp'>;
+}
+
+/**
+ * How the venue settles a lockstep client's commands before its next event (Keel's extension,
+ * see {@link FeedSettleRounds}): a settle frame to every market-data connection when the client
+ * was sent replies or pushes past the last lockstep frame; with a latency, the commands and
+ * pushes waiting run one instant at a time, the venue moved there (journaled, as a tick), so the
+ * client's reactions to them count from their time.
+ * @param deps - the venue's latency, clock, journal and connections
+ * @returns the feed's settle rounds
+ */
+export function lockstepSettleRounds(deps: LockstepSettleDeps): FeedSettleRounds {
+  return {
+    frame: (round) => {
+      if (!deps.connections.sentPastStamp()) return false;
+      const privateSent = deps.connections.stampPrivateSent();
+      return deps.connections.sendToAll(lockstepSettleFrame(round, privateSent)) > 0;
+    },
+    step: (before) => {
+      const due = deps.delays.nextDue();
+      if (due === undefined || due > before) return false;
+      deps.delays.runDueBy(due);
+      // A push that left after the last command's arrival: the client learns of it then.
+      if (deps.clock.now() < due) deps.journal.tick(due);
+      return true;
+    },
   };
 }
 

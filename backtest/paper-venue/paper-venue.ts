@@ -22,7 +22,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
-import { lockstepTick, marketRelease, pacedTimerTick } from './market-release.ts';
+import { lockstepSettleRounds, lockstepTick, marketRelease, pacedTimerTick } from './market-release.ts';
 import { SnapshotWriter } from './persistence.ts';
 import { type PaperPortfolioOptions, PortfolioBook, venueLoansOf } from './portfolio-book.ts';
 import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.ts';
@@ -323,6 +323,7 @@ async function startHoldingDataDir(
     () => delays.feedEnded(),
     lockstepTick({ delays, clock, journal, connections }),
     (before) => delays.settleBefore(before),
+    lockstepSettleRounds({ delays, clock, journal, connections }),
   );
 
   if (options.dataDir !== undefined) {

@@ -82,6 +82,7 @@ export class PrivateSession {
   /** Holds each push until its event's receive time (the User Data latency). */
   private readonly pushes: DelayLine;
   private framesSent = 0;
+  private pongsSent = 0;
   private acked: (() => void) | undefined;
 
   /**
@@ -109,6 +110,14 @@ export class PrivateSession {
    */
   get sentSinceLogin(): number {
     return this.framesSent;
+  }
+
+  /**
+   * How many of {@link sentSinceLogin} were no pong: the replies and pushes a client may act on,
+   * which a lockstep venue settles before its next event (`LOCKSTEP_SETTLE_EVENT`).
+   */
+  get sentBesidesPongsSinceLogin(): number {
+    return this.framesSent - this.pongsSent;
   }
 
   /**
@@ -145,7 +154,9 @@ export class PrivateSession {
   private onMessage(text: string): void {
     this.armIdle();
     if (text === PRIVATE_PING) {
+      const before = this.framesSent;
       this.write(PRIVATE_PONG);
+      this.pongsSent += this.framesSent - before;
       return;
     }
     let message: unknown;
@@ -195,6 +206,7 @@ export class PrivateSession {
     this.book = book;
     this.reply({ id: null, event: 'login', code: 0, msg: '', message: 'success', data: null });
     this.framesSent = 0;
+    this.pongsSent = 0;
     if (!book || onlyTrade) return;
     this.stops.push(
       book.listen((event) => this.push(userDataFrameOf(book, event, true, book.isMain), event.recvTs)),

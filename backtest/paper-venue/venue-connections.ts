@@ -19,6 +19,11 @@ export class VenueConnections {
   private readonly marketDataSessions = new Set<MarketDataSession>();
   /** The private connection that sent the latest lockstep ack: the lockstep client's. */
   private lockstepClient: PrivateSession | undefined;
+  /**
+   * The lockstep client's replies and pushes as of the last lockstep frame stamped (see
+   * {@link stampPrivateSent}): it handled those before it acknowledged that frame.
+   */
+  private stamped: { readonly session: PrivateSession; readonly besidesPongs: number } | undefined;
 
   /**
    * Keeps a private session until its socket closes.
@@ -64,7 +69,7 @@ export class VenueConnections {
    * @returns how many connections received it
    */
   broadcast(item: FeedItem, seq: number, withSeq: boolean): number {
-    const stamp = withSeq ? { seq, privateSent: this.privateSent() } : undefined;
+    const stamp = withSeq ? { seq, privateSent: this.stampPrivateSent() } : undefined;
     return broadcast(this.marketDataSessions, item, stamp);
   }
 
@@ -77,6 +82,32 @@ export class VenueConnections {
    */
   privateSent(): number | undefined {
     return this.lockstepClient?.sentSinceLogin;
+  }
+
+  /**
+   * Lockstep: {@link privateSent}, for a lockstep frame about to be sent (an event, a tick, a
+   * settle frame), noted: the client handles the frames up to there before the lockstep frame,
+   * and acknowledges it only after (see {@link sentPastStamp}).
+   * @returns the count; undefined while no open private connection acknowledged
+   */
+  stampPrivateSent(): number | undefined {
+    const session = this.lockstepClient;
+    if (session === undefined) return undefined;
+    this.stamped = { session, besidesPongs: session.sentBesidesPongsSinceLogin };
+    return session.sentSinceLogin;
+  }
+
+  /**
+   * Lockstep: whether the lockstep client's private connection was sent replies or pushes after
+   * the last lockstep frame stamped ({@link stampPrivateSent}), which its last ack does not say
+   * it handled (pongs left out: nothing follows from them).
+   * @returns true when it was
+   */
+  sentPastStamp(): boolean {
+    const session = this.lockstepClient;
+    if (session === undefined) return false;
+    const seen = this.stamped?.session === session ? this.stamped.besidesPongs : 0;
+    return session.sentBesidesPongsSinceLogin > seen;
   }
 
   /**

@@ -171,6 +171,19 @@ export class VenueLatency {
     return 'ran';
   }
 
+  /**
+   * @returns the due time of the first command or push waiting (venue ms), or undefined when
+   *   none waits
+   */
+  nextDue(): number | undefined {
+    let due = this.orderEntry.nextDue;
+    for (const line of this.pushLines) {
+      const next = line.nextDue;
+      if (next !== undefined && (due === undefined || next < due)) due = next;
+    }
+    return due;
+  }
+
   /** @returns a new line for one connection's User Data pushes */
   openPushLine(): DelayLine {
     const line = new DelayLine(this.clock, this.options.timer, this.wallWait, this.stallReport('userData'));

@@ -1,4 +1,4 @@
-import { LOCKSTEP_TIME_EVENT } from '../../backtest/paper-venue/index.ts';
+import { LOCKSTEP_SETTLE_EVENT, LOCKSTEP_TIME_EVENT } from '../../backtest/paper-venue/index.ts';
 import type { RestMutationLedger } from '../../core/venue/index.ts';
 /** What acknowledging market events to the paper venue needs. */
 export interface LockstepAckOptions {
@@ -27,6 +27,13 @@ export interface LockstepAckOptions {
    * the timers due by then, before the tick is acknowledged.
    */
   readonly onTick?: (time: number) => void;
+  /**
+   * Whether the session takes settle rounds (`LOCKSTEP_SETTLE_EVENT`): its acks say the last it
+   * handled, so the venue, before its next event, has it handle the replies and pushes its
+   * commands got and send what they made it do, as a backtest does. A settle frame is
+   * acknowledged as an event is (after what is `pending` and `held`).
+   */
+  readonly settleRounds?: boolean;
   /**
    * What the session still asks of the venue about the event it handled (the legs attached to an
    * order that just filled), read before each ack; the ack waits for it. The venue's time moves
@@ -58,6 +65,8 @@ export interface LockstepAckExtras {
   readonly wakeAt?: number | null;
   /** The last tick the session handled. */
   readonly tick?: number;
+  /** The last settle round the session handled (0 before the first): it takes them. */
+  readonly settle?: number;
   /** Which run's REST requests `restSent` counts. */
   readonly restEpoch?: string;
   /** How many state-changing REST requests the session had sent. */
@@ -109,6 +118,7 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   let subscribed = 0;
   let highestSeq = 0;
   let lastTick = 0;
+  let lastSettle = 0;
   let ackQueued = false;
   let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
   /** The latest ack due (sent or not); undefined until the first is. */
@@ -123,10 +133,11 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     const ledger = options.restMutations;
     return ledger === undefined ? {} : { restEpoch: ledger.epoch, restSent: ledger.sent };
   };
+  const settles = (): LockstepAckExtras => (options.settleRounds === true ? { settle: lastSettle } : {});
   const extras = (): LockstepAckExtras => {
-    if (options.wakeAt === undefined) return restCount();
+    if (options.wakeAt === undefined) return { ...settles(), ...restCount() };
     const wakeAt = options.wakeAt();
-    return { wakeAt: Number.isFinite(wakeAt) ? wakeAt : null, tick: lastTick, ...restCount() };
+    return { wakeAt: Number.isFinite(wakeAt) ? wakeAt : null, tick: lastTick, ...settles(), ...restCount() };
   };
   const send = (seq: number): void => {
     if (halted) return;
@@ -143,10 +154,10 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       await pending.catch(() => {});
   };
   /**
-   * The seq and tick the last `held` ack was sent for: one per step handled, and one more each
-   * time a held command went out while others stay held.
+   * The seq, tick and settle round the last `held` ack was sent for: one per step handled, and
+   * one more each time a held command went out while others stay held.
    */
-  let heldAcked: { readonly seq: number; readonly tick: number } | undefined;
+  let heldAcked: { readonly seq: number; readonly tick: number; readonly settle: number } | undefined;
   /** Whether the ack due waits for held commands (their `held` ack sent). */
   let holding = false;
   /**
@@ -159,8 +170,13 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       void pending.then(heldAck, heldAck);
       return;
     }
-    if (halted || !holding || (heldAcked?.seq === highestSeq && heldAcked.tick === lastTick)) return;
-    heldAcked = { seq: highestSeq, tick: lastTick };
+    if (
+      halted ||
+      !holding ||
+      (heldAcked?.seq === highestSeq && heldAcked.tick === lastTick && heldAcked.settle === lastSettle)
+    )
+      return;
+    heldAcked = { seq: highestSeq, tick: lastTick, settle: lastSettle };
     options.send(highestSeq, { ...extras(), held: true });
   };
   const halt = (): Promise<void> => {
@@ -179,6 +195,7 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       arg?: unknown;
       time?: unknown;
       tick?: unknown;
+      round?: unknown;
     };
     if (frame.event === 'subscribe') {
       // One confirmation answers one message, which may carry several subscriptions.
@@ -187,32 +204,38 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       if (before < options.subscriptions && subscribed >= options.subscriptions) send(0);
     }
     const tick = frame.event === LOCKSTEP_TIME_EVENT && typeof frame.tick === 'number';
-    if (tick || typeof frame.seq === 'number') {
-      // In lockstep the venue releases one event or tick per ack: this answers the last one sent.
+    const settle = frame.event === LOCKSTEP_SETTLE_EVENT && typeof frame.round === 'number';
+    // A frame of the venue's own, not market data.
+    const control = tick || settle;
+    if (control || typeof frame.seq === 'number') {
+      // In lockstep the venue sends one event, tick or settle frame per ack: this answers the last one sent.
       unanswered = false;
       answered?.();
       answered = undefined;
     }
     // Once halted, a tick is left unhandled: a backtest of the recording, which ends at the last
     // event, fires no timer after it. An event is still handled, but not acknowledged.
-    if (halted) return tick;
+    if (halted) return control;
     if (tick) {
       options.onTick?.(Number(frame.time));
       lastTick = Math.max(lastTick, Number(frame.tick));
+    } else if (settle) {
+      lastSettle = Math.max(lastSettle, Number(frame.round));
     } else if (typeof frame.seq === 'number') {
       highestSeq = Math.max(highestSeq, frame.seq);
     } else return false;
     if (ackQueued) {
       // The venue released it while the session held commands: it says so for this step too.
       if (holding) queueMicrotask(heldAck);
-      return tick;
+      return control;
     }
     ackQueued = true;
     // The kernel handles the event synchronously after this tap, orders included: acknowledge after it.
     const venueTime = options.sessionClock();
-    // Pacing runs from the first event, never from a tick: one before it (a timer set in the past,
-    // even at 0) carries the venue's time then, and would hold every later ack for the years between.
-    if (!tick) pacedFrom ??= { wall: Date.now(), venue: venueTime };
+    // Pacing runs from the first event, never from a tick or settle frame: one before it (a timer
+    // set in the past, even at 0) carries the venue's time then, and would hold every later ack for
+    // the years between.
+    if (!control) pacedFrom ??= { wall: Date.now(), venue: venueTime };
     queueMicrotask(() => {
       const due =
         pacedFrom === undefined ? 0 : pacedFrom.wall + (venueTime - pacedFrom.venue) / options.speed;
@@ -242,7 +265,7 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       if (wait > 1) pacing = setTimeout(sendHighest, wait);
       else sendHighest();
     });
-    return tick;
+    return control;
   };
   return { onMarketFrame, resend, halt };
 }

@@ -67,6 +67,8 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
         speed: options.lockstepSpeed ?? Number.POSITIVE_INFINITY,
         sessionClock: options.sessionClock,
         send: (seq, extras) => live.privateWs.notify('lockstep_ack', { seq, ...extras }),
+        // The venue has the session handle what its commands got before the next event.
+        settleRounds: true,
         ...(input.ackPending === undefined ? {} : { pending: input.ackPending }),
         ...(input.ackHeld === undefined ? {} : { held: input.ackHeld }),
         ...(restMutations === undefined ? {} : { restMutations }),

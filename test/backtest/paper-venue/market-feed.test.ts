@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  type FeedSettleRounds,
+  LOCKSTEP_SETTLE_ROUNDS,
   listFeed,
   MarketFeed,
   recordingFeed,
@@ -162,6 +164,95 @@ describe('paper venue market feed in lockstep, with a client holding commands', 
     gate?.();
     for (let i = 0; i < 5; i++) await turns();
     expect(feed.released).toBe(2);
+    await feed.stop();
+  });
+});
+
+describe('paper venue market feed in lockstep, with a client that takes settle rounds', () => {
+  const pushes = [0, 1000].map((dt) => bboPush('BINANCE_PERP_BTC_USDT', '1.0', '1.1', T0 + dt));
+  const turns = async (n = 5) => {
+    for (let i = 0; i < n; i++) await new Promise<void>((done) => setImmediate(done));
+  };
+  const lockstepFeed = (rounds: FeedSettleRounds) =>
+    new MarketFeed(
+      listFeed(pushes),
+      { mode: 'lockstep' },
+      fakeTimer(),
+      () => undefined,
+      () => undefined,
+      undefined,
+      undefined,
+      rounds,
+    );
+
+  it('releases the next event only once the client acknowledged each settle frame, while there is something to settle', async () => {
+    // The client's commands on event 1 got replies (round 1), and what it sent on those got more (round 2).
+    let toSettle = 0;
+    const frames: number[] = [];
+    const feed = lockstepFeed({
+      frame: (round) => {
+        if (toSettle === 0) return false;
+        toSettle--;
+        frames.push(round);
+        return true;
+      },
+      step: () => false,
+    });
+    feed.start();
+    feed.ack(0, { settle: 0 });
+    await feed.until(1);
+    toSettle = 2;
+    feed.ack(1, { settle: 0 });
+    await turns();
+    expect(frames).toEqual([1]);
+    expect(feed.released).toBe(1);
+    feed.ack(1, { settle: 1 });
+    await turns();
+    expect(frames).toEqual([1, 2]);
+    expect(feed.released).toBe(1);
+    feed.ack(1, { settle: 2 });
+    await feed.until(2);
+    expect(feed.released).toBe(2);
+    await feed.stop();
+  });
+
+  it('runs no settle round for a client whose acks never said settle', async () => {
+    const frames: number[] = [];
+    const feed = lockstepFeed({
+      frame: (round) => {
+        frames.push(round);
+        return true;
+      },
+      step: () => true,
+    });
+    feed.start();
+    feed.ack(0);
+    await feed.until(1);
+    feed.ack(1);
+    await feed.until(2);
+    expect(feed.released).toBe(2);
+    expect(frames).toEqual([]);
+    await feed.stop();
+  });
+
+  it(`runs at most ${LOCKSTEP_SETTLE_ROUNDS} settle rounds between two events, for a client whose every reaction makes another`, async () => {
+    const frames: number[] = [];
+    const feed: MarketFeed = lockstepFeed({
+      frame: (round) => {
+        frames.push(round);
+        queueMicrotask(() => feed.ack(1, { settle: round }));
+        return true;
+      },
+      step: () => false,
+    });
+    feed.start();
+    feed.ack(0, { settle: 0 });
+    await feed.until(1);
+    frames.length = 0;
+    feed.ack(1, { settle: LOCKSTEP_SETTLE_ROUNDS });
+    await feed.until(2);
+    expect(feed.released).toBe(2);
+    expect(frames).toHaveLength(LOCKSTEP_SETTLE_ROUNDS);
     await feed.stop();
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LOCKSTEP_TIME_EVENT } from '../../../backtest/paper-venue/index.ts';
+import { LOCKSTEP_SETTLE_EVENT, LOCKSTEP_TIME_EVENT } from '../../../backtest/paper-venue/index.ts';
 import { lockstepAcks } from '../../../config/compose/lockstep-acks.ts';
 import { RestMutationLedger } from '../../../core/venue/index.ts';
 
@@ -226,6 +226,63 @@ describe('lockstep acknowledgements to the paper venue', () => {
     await flushMicrotasks();
     await flushMicrotasks();
     expect(sent).toEqual(['0', '1 held', '2 held', '2']);
+  });
+
+  it('says in each ack the last settle round it handled, and acknowledges a settle frame once what it left pending is done', async () => {
+    const sent: string[] = [];
+    let answer: () => void = () => {};
+    let pending: Promise<void> | undefined;
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq, extras) => sent.push(`${seq} settle ${extras.settle}`),
+      pending: () => pending,
+      settleRounds: true,
+    });
+    acks.onMarketFrame(subscribed);
+    acks.onMarketFrame(marketFrame(1));
+    await flushMicrotasks();
+    expect(sent).toEqual(['0 settle 0', '1 settle 0']);
+    // The replies and fills of what it sent on event 1 made it ask the venue something more.
+    pending = new Promise<void>((resolve) => (answer = resolve));
+    const settle = JSON.stringify({ event: LOCKSTEP_SETTLE_EVENT, round: 1, code: 0, privateSent: 4 });
+    // The venue's frame, not market data: left out of the recording.
+    expect(acks.onMarketFrame(settle)).toBe(true);
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(sent).toEqual(['0 settle 0', '1 settle 0']);
+    pending = undefined;
+    answer();
+    await flushMicrotasks();
+    expect(sent).toEqual(['0 settle 0', '1 settle 0', '1 settle 1']);
+  });
+
+  it('tells the venue it holds commands in a settle round too', async () => {
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    let held: Promise<void> | undefined;
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq, extras) => sent.push(`${seq}/${extras.settle}${extras.held === true ? ' held' : ''}`),
+      held: () => held,
+      settleRounds: true,
+    });
+    acks.onMarketFrame(subscribed);
+    acks.onMarketFrame(marketFrame(1));
+    await flushMicrotasks();
+    held = new Promise<void>((resolve) => (release = resolve));
+    acks.onMarketFrame(JSON.stringify({ event: LOCKSTEP_SETTLE_EVENT, round: 1, code: 0 }));
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(sent).toEqual(['0/0', '1/0', '1/1 held']);
+    held = undefined;
+    release();
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(sent).toEqual(['0/0', '1/0', '1/1 held', '1/1']);
   });
 
   it('tells the venue again that it holds commands each time one went out while others stay held', async () => {
