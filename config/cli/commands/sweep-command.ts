@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { writePrivateFileSync } from '../../../backtest/files/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
-import { csvField } from '../../../backtest/report/index.ts';
+import { csvField, writeTextFile } from '../../../backtest/report/index.ts';
 import { backtestSources } from '../../compose/backtest-run.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
@@ -250,15 +249,18 @@ export async function sweepCommand(
   for (const row of failed)
     io.stdout.write(`✖ ${describeCombination(row.combination, paths)}: its backtest failed: ${row.error}\n`);
   if (options.out !== undefined) {
-    const text = [header, ...csv].map((r) => r.map(csvField).join(',')).join('\n');
-    // A stopped sweep's rows go beside --out, so a file at --out always holds a whole grid.
+    // A stopped sweep's rows go beside --out, so a file at --out always holds a whole grid; each
+    // file is written aside and moved in place, so a failed write (a full disk) leaves the previous one whole.
     const out = partial === '' ? options.out : partialTablePath(options.out);
     try {
-      writePrivateFileSync(out, `${text}\n`);
+      await writeTextFile(
+        out,
+        [header, ...csv].map((r) => `${r.map(csvField).join(',')}\n`),
+      );
       // A whole grid's table supersedes the partial one an earlier stopped sweep left beside it.
-      if (partial === '') rmSync(partialTablePath(options.out), { force: true });
+      if (partial === '') await rm(partialTablePath(options.out), { force: true });
     } catch (error) {
-      io.stderr.write(`✖ keel sweep: could not write ${out}: ${(error as Error).message}\n`);
+      io.stderr.write(`✖ keel sweep: ${(error as Error).message}\n`);
       return EXIT.RUNTIME_FAILURE;
     }
     io.stdout.write(`table: ${out}${partial === '' ? '' : ` (${partial})`}\n`);
