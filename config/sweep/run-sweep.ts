@@ -1,5 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { UNBEATEN_REASONS } from '../../backtest/report/index.ts';
 import { MAX_TIMER_MS } from '../compose/timer-limit.ts';
 import type { OverrideArg } from '../loader/index.ts';
 import { lowerIsBetter } from './sweep-metrics.ts';
@@ -188,9 +189,11 @@ function standing(row: SweepRow): number {
 
 /**
  * Sorts rows by a metric, best first: the highest first, the lowest for a metric where less is
- * better ({@link lowerIsBetter}: drawdowns, volatility, costs); rows without the metric's value go
- * last. Rows whose strategy threw come after every clean row (a run halted early can look good on
- * its metrics), and rows whose backtest failed after those.
+ * better ({@link lowerIsBetter}: drawdowns, volatility, costs). A row whose metric is n/a because
+ * the run is unbeaten on it (`UNBEATEN_REASONS`: no losing trades for profitFactor, no drawdown
+ * for calmar...) ranks as the best value; one n/a for any other reason (no trades, a run too
+ * short to annualize) goes last. Rows whose strategy threw come after every clean row (a run
+ * halted early can look good on its metrics), and rows whose backtest failed after those.
  * @param rows - the rows
  * @param metric - a metric name, e.g. `sharpe` or `totalReturn`
  * @returns a new sorted array
@@ -205,7 +208,12 @@ export function sortRows(rows: readonly SweepRow[], metric: string): SweepRow[] 
   const sign = lowerIsBetter(metric) ? -1 : 1;
   const value = (row: SweepRow) => {
     const v = row.metrics[metric];
-    return v === null || v === undefined ? Number.NEGATIVE_INFINITY : sign * v;
+    if (v !== null && v !== undefined) return sign * v;
+    const reason = row.notDefined?.[metric];
+    return reason !== undefined && UNBEATEN_REASONS.has(reason)
+      ? Number.POSITIVE_INFINITY
+      : Number.NEGATIVE_INFINITY;
   };
-  return [...rows].sort((a, b) => standing(a) - standing(b) || value(b) - value(a));
+  const better = (a: number, b: number) => (a === b ? 0 : b > a ? 1 : -1);
+  return [...rows].sort((a, b) => standing(a) - standing(b) || better(value(a), value(b)));
 }

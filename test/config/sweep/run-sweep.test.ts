@@ -84,3 +84,57 @@ describe('sweep rows', () => {
     ]);
   });
 });
+
+describe('sweep rows whose metric is n/a', () => {
+  const row = (
+    name: string,
+    value: number | null,
+    reason?: string,
+    more: Partial<SweepRow> = {},
+  ): SweepRow => ({
+    combination: [name],
+    metrics: { profitFactor: value, calmar: value, sortino: value, sharpe: value, kelly: value },
+    ...(reason === undefined
+      ? {}
+      : {
+          notDefined: {
+            profitFactor: reason,
+            calmar: reason,
+            sortino: reason,
+            sharpe: reason,
+            kelly: reason,
+          },
+        }),
+    fills: 0,
+    faults: [],
+    denied: 0,
+    liquidations: 0,
+    warnings: [],
+    notes: [],
+    ...more,
+  });
+
+  it('rank first when n/a says the metric is unbeaten (no losing trades, no drawdown...), last when it says nothing ran', () => {
+    const unbeaten = [
+      ['profitFactor', 'no losing trades'],
+      ['kelly', 'no losing trades'],
+      ['calmar', 'no drawdown'],
+      ['sortino', 'no period below the risk-free rate'],
+      ['sharpe', 'too large to state'],
+    ] as const;
+    for (const [metric, reason] of unbeaten) {
+      const rows = [
+        row('no trades', null, 'no closed trades'),
+        row('short', null, 'not annualized: the run is shorter than a day'),
+        row('good', 2.5),
+        row('unbeaten', null, reason),
+        row('bad', 0.5),
+        row('halted', null, reason, { faults: ['strategy s: onBar threw'] }),
+      ];
+      expect(
+        sortRows(rows, metric).map((r) => r.combination[0]),
+        metric,
+      ).toEqual(['unbeaten', 'good', 'bad', 'no trades', 'short', 'halted']);
+    }
+  });
+});
