@@ -16,7 +16,7 @@ export interface SweepRunOptions {
   readonly recordings?: readonly string[];
   /** The combinations, each as its `--set` arguments. */
   readonly combinations: readonly (readonly string[])[];
-  /** Worker threads. */
+  /** Worker threads asked for: {@link sweepThreads} of them start. */
   readonly workers: number;
   /**
    * Longest one backtest may run, counted from its start in a worker; one that takes longer
@@ -139,12 +139,13 @@ async function runCombination(
  * @returns the rows of the finished combinations: every one unless `signal` stopped the sweep
  */
 export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
+  const threads = sweepThreads(options.workers, options.combinations.length);
   const pool =
     options.pool ??
     new Piscina({
       filename: new URL('./sweep-worker.js', import.meta.url).href,
-      minThreads: options.workers,
-      maxThreads: options.workers,
+      minThreads: threads,
+      maxThreads: threads,
       idleTimeout: 1000,
     });
   let done = 0;
@@ -172,13 +173,24 @@ export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
     }
   };
   try {
-    const lanes = Math.max(1, Math.min(options.workers, options.combinations.length));
-    await Promise.all(Array.from({ length: lanes }, lane));
+    await Promise.all(Array.from({ length: threads }, lane));
     return rows.filter((row): row is SweepRow => row !== undefined);
   } finally {
     options.signal?.removeEventListener('abort', stopAll);
     await pool.destroy();
   }
+}
+
+/**
+ * How many worker threads a sweep starts: `--workers`, but no more than there are combinations
+ * (piscina starts its `minThreads` at once, and each thread loads Keel and the plugins: about
+ * 100 MB that a thread with nothing to run would hold for nothing).
+ * @param workers - the threads asked for
+ * @param combinations - how many combinations run
+ * @returns at least 1
+ */
+export function sweepThreads(workers: number, combinations: number): number {
+  return Math.max(1, Math.min(workers, combinations));
 }
 
 /** Where a row ranks before its metric: clean runs, then runs a strategy fault cut short, then failed ones. */

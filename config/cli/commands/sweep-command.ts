@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { extname, resolve } from 'node:path';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField, writeTextFile } from '../../../backtest/report/index.ts';
@@ -8,7 +9,7 @@ import { signalExitCode } from '../../compose/session-stop.ts';
 import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig, OverrideArg } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
-import { runSweep, sortRows } from '../../sweep/run-sweep.ts';
+import { runSweep, sortRows, sweepThreads } from '../../sweep/run-sweep.ts';
 import type { RefusedCombination } from '../../sweep/screen-combinations.ts';
 import { lowerIsBetter } from '../../sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../sweep/sweep-task.ts';
@@ -28,7 +29,7 @@ export interface SweepOptions {
   readonly combinations?: readonly (readonly string[])[];
   /** Combinations not run (`screenCombinations`): a strategy's own check refused them, or their window ends before it starts. */
   readonly refused?: readonly RefusedCombination[];
-  /** Worker threads (piscina). */
+  /** Worker threads (piscina): no more start than there are combinations. */
   readonly workers: number;
   /** The result metric rows are sorted by, best first (lowest first where less is better). */
   readonly metric: string;
@@ -174,6 +175,12 @@ export async function sweepCommand(
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
   }
+  const cpus = availableParallelism();
+  if (options.workers > cpus)
+    io.stderr.write(
+      `⚠ --workers ${options.workers} is more than the ${cpus} CPUs this machine offers: the backtests share them and run no faster\n`,
+    );
+  const threads = sweepThreads(options.workers, combinations.length);
   const started = performance.now();
   let outcome: Awaited<ReturnType<typeof runUntilSignal>>;
   const progress = sweepProgress(io.stderr, combinations.length);
@@ -225,7 +232,7 @@ export async function sweepCommand(
   const synthetic = (await anySynthetic(loaded, recordings)) ? ' (SYNTHETIC data)' : '';
   const ran = stoppedBy === undefined ? combinations.length : rows.length;
   io.stdout.write(
-    `${[line(header), ...shown.map(line), ...footnotes].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
+    `${[line(header), ...shown.map(line), ...footnotes].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${threads} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
   );
   if (partial !== '') io.stdout.write(`⚠ ${partial}\n`);
   if (rows.every((row) => row.metrics[options.metric] === null))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortRows } from '../../../config/sweep/run-sweep.ts';
+import { sortRows, sweepThreads } from '../../../config/sweep/run-sweep.ts';
 import { lowerIsBetter } from '../../../config/sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
 
@@ -136,5 +136,14 @@ describe('sweep rows whose metric is n/a', () => {
         metric,
       ).toEqual(['unbeaten', 'good', 'bad', 'no trades', 'short', 'halted']);
     }
+  });
+});
+
+describe('the worker threads of a sweep', () => {
+  it('are as many as --workers asks, but never more than the combinations (each costs about 100 MB)', () => {
+    expect(sweepThreads(6, 1)).toBe(1);
+    expect(sweepThreads(2, 300)).toBe(2);
+    expect(sweepThreads(4, 3)).toBe(3);
+    expect(sweepThreads(4, 0)).toBe(1);
   });
 });
