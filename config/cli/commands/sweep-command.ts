@@ -226,7 +226,7 @@ export async function sweepCommand(
   }
   const faulted = sorted.filter((row) => row.faults.length > 0);
   const failed = sorted.filter((row) => row.error !== undefined);
-  const { header, shown, csv, footnotes } = sweepTable(sorted, paths, options.metric);
+  const { header, shown, csvHeader, csv, footnotes } = sweepTable(sorted, paths, options.metric);
   const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
   const synthetic = (await anySynthetic(loaded, recordings)) ? ' (SYNTHETIC data)' : '';
@@ -262,7 +262,7 @@ export async function sweepCommand(
     try {
       await writeTextFile(
         out,
-        [header, ...csv].map((r) => `${r.map(csvField).join(',')}\n`),
+        [csvHeader, ...csv].map((r) => `${r.map(csvField).join(',')}\n`),
       );
       // A whole grid's table supersedes the partial one an earlier stopped sweep left beside it.
       if (partial === '') await rm(partialTablePath(options.out), { force: true });
