@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import { UNBEATEN_REASONS } from '../../backtest/report/index.ts';
 import { MAX_TIMER_MS } from '../compose/timer-limit.ts';
 import type { OverrideArg } from '../loader/index.ts';
-import { lowerIsBetter } from './sweep-metrics.ts';
+import { lowerIsBetter, sweepMetricNames } from './sweep-metrics.ts';
 import type { SweepRow, SweepTask } from './sweep-task.ts';
 
 /** Inputs of a sweep. */
@@ -213,7 +213,8 @@ function standing(row: SweepRow): number {
  */
 export function sortRows(rows: readonly SweepRow[], metric: string): SweepRow[] {
   const first = rows.find((row) => row.error === undefined);
-  if (first !== undefined && !(metric in first.metrics))
+  // A run that never fell has no maxDrawdownTs: a metric a sweep knows is n/a there, not unknown.
+  if (first !== undefined && !(metric in first.metrics) && !sweepMetricNames().includes(metric))
     throw new Error(
       `--metric ${metric} is not a result metric (metrics: ${Object.keys(first.metrics).join(', ')})`,
     );

@@ -235,7 +235,7 @@ export async function sweepCommand(
     `${[line(header), ...shown.map(line), ...footnotes].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${threads} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
   );
   if (partial !== '') io.stdout.write(`⚠ ${partial}\n`);
-  if (rows.every((row) => row.metrics[options.metric] === null))
+  if (rows.every((row) => (row.metrics[options.metric] ?? null) === null))
     io.stdout.write(
       `⚠ ${options.metric} is n/a in every row${whyNa(rows, options.metric)}, so the rows keep the grid's order\n`,
     );

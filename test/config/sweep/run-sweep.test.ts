@@ -147,3 +147,20 @@ describe('the worker threads of a sweep', () => {
     expect(sweepThreads(4, 0)).toBe(1);
   });
 });
+
+describe('sweep rows sorted by maxDrawdownTs', () => {
+  it('sort though the first row, a run that never fell, lacks it: that row goes last', () => {
+    const row = (name: string, metrics: Record<string, number | null>): SweepRow => ({
+      combination: [name],
+      metrics,
+      fills: 0,
+      faults: [],
+      denied: 0,
+      liquidations: 0,
+      warnings: [],
+      notes: [],
+    });
+    const rows = [row('flat', { totalReturn: 0 }), row('fell', { totalReturn: -0.1, maxDrawdownTs: 5 })];
+    expect(sortRows(rows, 'maxDrawdownTs').map((r) => r.combination[0])).toEqual(['fell', 'flat']);
+  });
+});
