@@ -14,5 +14,4 @@ export {
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
   writePrivateFile,
-  writePrivateFileSync,
 } from './private-files.ts';

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 
 /**
@@ -91,22 +91,6 @@ export function openPrivateSync(path: string, flags: 'a' | 'w'): number {
 }
 
 /**
- * Writes a whole file as `writeFileSync` does, opened by {@link openPrivateSync}: created
- * {@link PRIVATE_FILE_MODE}, and set to it when it existed.
- * @param path - the file
- * @param text - its whole content
- * @throws the file system's error
- */
-export function writePrivateFileSync(path: string, text: string): void {
-  const fd = openPrivateSync(path, 'w');
-  try {
-    writeFileSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
  * Opens a file as `fs/promises` `open` does, created {@link PRIVATE_FILE_MODE} and set to it when it
  * existed ({@link makePrivate}); closed again when that fails.
  * @param path - the file
@@ -126,7 +110,8 @@ export async function openPrivate(path: string, flags: 'a' | 'w'): Promise<FileH
 }
 
 /**
- * {@link writePrivateFileSync}, asynchronous.
+ * Writes a whole file as `fs/promises` `writeFile` does, opened by {@link openPrivate}: created
+ * {@link PRIVATE_FILE_MODE}, and set to it when it existed.
  * @param path - the file
  * @param text - its whole content
  * @throws the file system's error

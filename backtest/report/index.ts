@@ -80,7 +80,7 @@ export type { DrawdownFigures, DrawdownPeriod, DrawdownPoint, DrawdownStats } fr
 export { DrawdownTracker, drawdownSeries, drawdownStats } from './metrics/drawdown.ts';
 export { exposureTime } from './metrics/exposure.ts';
 export type { NullableMetric } from './metrics/not-defined-reasons.ts';
-export { notDefinedReasons, whyNotDefined } from './metrics/not-defined-reasons.ts';
+export { notDefinedReasons, UNBEATEN_REASONS, whyNotDefined } from './metrics/not-defined-reasons.ts';
 export {
   annualizedReturn,
   annualizedVolatility,

@@ -5,15 +5,17 @@ import { formatSetPath, type OverrideArg, parseSetPath, type YamlPath } from '..
 /** One axis of a parameter sweep: a config path and the values it takes. */
 export interface GridAxis {
   readonly path: YamlPath;
-  /** Values as typed, each a YAML scalar (`5`, `0.5`, `true`, `touch`). */
+  /** Values as typed, each a YAML scalar (`5`, `0.5`, `true`, `touch`), each YAML value once. */
   readonly values: readonly string[];
+  /** Values given again (`3,3`, `3` then `3.0`, or inside a range), dropped; absent when none was. */
+  readonly repeated?: readonly string[];
 }
 
 /** Most combinations one sweep may have (Keel's choice: a typo like 1,2,...,1000 x 3 axes stops early). */
 export const MAX_GRID_COMBINATIONS = 10_000;
 
-/** `from..to` or `from..to:step` (decimal numbers; the step positive, 1 when left out). */
-const RANGE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?$/;
+/** `from..to` or `from..to:step` (decimal numbers; the step, checked positive, 1 when left out). */
+const RANGE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)(?::(-?\d+(?:\.\d+)?))?$/;
 
 /**
  * The values of a range token, `from` to `to` inclusive, `step` apart, computed in decimal so
@@ -27,6 +29,10 @@ function rangeValues(arg: string, token: string): string[] | undefined {
   const to = D(toText);
   const step = D(stepText ?? '1');
   if (step.isZero()) throw new TypeError(`--grid ${arg}: the range ${token} has a step of 0`);
+  if (step.isNegative())
+    throw new TypeError(
+      `--grid ${arg}: the range ${token} has a step of ${stepText}; a range's step must be positive`,
+    );
   if (to.lt(from)) throw new TypeError(`--grid ${arg}: the range ${token} ends below where it starts`);
   const count = to.minus(from).div(step).floor().toNumber() + 1;
   if (count > MAX_GRID_COMBINATIONS) {
@@ -41,9 +47,9 @@ function rangeValues(arg: string, token: string): string[] | undefined {
  * Parses a `--grid` argument: `strategies.0.params.fast=5,10,20`, where a value may also be a
  * range `from..to[:step]` (inclusive, step 1 when left out), as in `strategies.0.params.fast=5..30:5` or `...fast=2,5..7`.
  * @param arg - the argument as typed
- * @returns the axis, ranges expanded
+ * @returns the axis, ranges expanded, each YAML value once (the repeats named in `repeated`)
  * @throws TypeError naming what is wrong (no `=`, bad path, empty or non-scalar value, a range
- *   with a step of 0, ending below its start or holding too many values)
+ *   with a step of 0 or below, ending below its start or holding too many values)
  */
 export function parseGridAxis(arg: string): GridAxis {
   const eq = arg.indexOf('=');
@@ -53,6 +59,9 @@ export function parseGridAxis(arg: string): GridAxis {
     .slice(eq + 1)
     .split(',')
     .flatMap((token) => rangeValues(arg, token.trim()) ?? [token]);
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  const repeated: string[] = [];
   for (const value of values) {
     if (value.trim() === '') throw new TypeError(`--grid ${arg} has an empty value`);
     let parsed: unknown;
@@ -64,8 +73,15 @@ export function parseGridAxis(arg: string): GridAxis {
     if (parsed !== null && typeof parsed === 'object') {
       throw new TypeError(`--grid ${arg}: ${JSON.stringify(value)} must be a plain value, not a list or map`);
     }
+    // `3` and `3.0` are one YAML value: the same backtest, run once.
+    const key = JSON.stringify(parsed) ?? value;
+    if (seen.has(key)) repeated.push(value);
+    else {
+      seen.add(key);
+      kept.push(value);
+    }
   }
-  return { path, values };
+  return repeated.length === 0 ? { path, values: kept } : { path, values: kept, repeated };
 }
 
 /**

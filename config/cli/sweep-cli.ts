@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { type ConfigProblem, formatConfigProblem } from '../loader/index.ts';
+import { type ConfigProblem, formatConfigProblem, formatSetPath } from '../loader/index.ts';
 import { screenCombinations } from '../sweep/screen-combinations.ts';
 import { sweepMetricProblem } from '../sweep/sweep-metrics.ts';
 import type { CliIo } from './cli-io.ts';
@@ -89,6 +89,11 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
           exit(EXIT.BAD_CONFIG_OR_USAGE);
           return;
         }
+        for (const axis of grid)
+          if (axis.repeated !== undefined)
+            io.stderr.write(
+              `⚠ --grid ${formatSetPath(axis.path)}: ${axis.repeated.join(', ')} given again; each value runs once\n`,
+            );
         const sets = commandOverrides(opts.unset, opts.set, replayWindowOverrides(opts.from, opts.to));
         const overlap = overrideOnGridAxis(sets, grid);
         if (overlap !== undefined) {

@@ -1,14 +1,18 @@
 import type { CsvCell } from '../../backtest/report/index.ts';
+import { sweepMetricNames } from '../sweep/sweep-metrics.ts';
 import type { SweepRow } from '../sweep/sweep-task.ts';
 
-/** A sweep's result table: one header, then one line per row, for the terminal and for the CSV. */
+/** A sweep's result table: for the terminal, a header and one line per row; for the CSV, the same. */
 export interface SweepTable {
+  /** The terminal's columns: the axes, the sorting metric then the usual ones, fills, the optional ones a row needs. */
   readonly header: readonly string[];
   /** The rows as the terminal shows them: non-integers to 4 decimals. */
   readonly shown: readonly (readonly string[])[];
+  /** The CSV's columns, the same in every sweep over these axes: see {@link CSV_TAIL}. */
+  readonly csvHeader: readonly string[];
   /**
-   * The rows as the CSV holds them: every number at full precision (written as a plain decimal by
-   * `csvField`, as in the result CSVs), a missing value empty.
+   * The rows as the CSV holds them, under {@link csvHeader}: every number at full precision
+   * (written as a plain decimal by `csvField`, as in the result CSVs), a missing value empty.
    */
   readonly csv: readonly (readonly CsvCell[])[];
   /**
@@ -17,6 +21,12 @@ export interface SweepTable {
    */
   readonly footnotes: readonly string[];
 }
+
+/**
+ * The CSV's columns after the axes and every metric (in `sweepMetricNames` order): each run's
+ * counts, then whether its backtest failed and why (or its strategy's first fault).
+ */
+export const CSV_TAIL = ['fills', 'denied', 'liquidations', 'warnings', 'faults', 'failed', 'error'] as const;
 
 /** The metrics every table shows after the sorting one. */
 const SHOWN = ['totalReturn', 'sharpe', 'maxDrawdown', 'tradeCount', 'winRate'];
@@ -66,9 +76,11 @@ class Footnotes {
 }
 
 /**
- * The table of a sweep's rows: the axes' values, the sorting metric then the usual ones, fills,
- * and the columns only some sweeps need: `denied` (intents the risk gate, kernel or venue
- * denied), `liquidations`, `warnings`, `faults` (strategy faults) and `failed`, each when a row has one.
+ * The table of a sweep's rows. The terminal's: the axes' values, the sorting metric then the usual
+ * ones, fills, and the columns only some sweeps need: `denied` (intents the risk gate, kernel or
+ * venue denied), `liquidations`, `warnings`, `faults` (strategy faults) and `failed`, each when a
+ * row has one. The CSV's has the same columns in every sweep over the axes (so files of several
+ * sweeps line up): the axes, every metric, then {@link CSV_TAIL}.
  * A metric not defined for a row shows `n/a` with the mark of a footnote saying why (as a single
  * run's report says it); a failed backtest's cells stay a bare `n/a` (its `failed` column and the
  * line under the table say why).
@@ -125,10 +137,19 @@ export function sweepTable(rows: readonly SweepRow[], paths: readonly string[], 
       return i >= first && i < first + metrics.length ? `${text}${marks[r]?.[i - first] ?? ''}` : text;
     }),
   );
+  const names = sweepMetricNames();
+  const csvCells = (row: SweepRow): CsvCell[] => [
+    ...paths.map((path) => axisValue(row.combination, path)),
+    ...names.map((m) => row.metrics[m]),
+    ran(row, row.fills),
+    ...extra.map((column) => column.cell(row)),
+    row.error ?? row.faults[0] ?? '',
+  ];
   return {
     header: [...paths, ...metrics, 'fills', ...columns.map((column) => column.name)],
     shown,
-    csv: rows.map(cells),
+    csvHeader: [...paths, ...names, ...CSV_TAIL],
+    csv: rows.map(csvCells),
     footnotes: footnotes.lines(),
   };
 }

@@ -1,8 +1,9 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { UNBEATEN_REASONS } from '../../backtest/report/index.ts';
 import { MAX_TIMER_MS } from '../compose/timer-limit.ts';
 import type { OverrideArg } from '../loader/index.ts';
-import { lowerIsBetter } from './sweep-metrics.ts';
+import { lowerIsBetter, sweepMetricNames } from './sweep-metrics.ts';
 import type { SweepRow, SweepTask } from './sweep-task.ts';
 
 /** Inputs of a sweep. */
@@ -15,7 +16,7 @@ export interface SweepRunOptions {
   readonly recordings?: readonly string[];
   /** The combinations, each as its `--set` arguments. */
   readonly combinations: readonly (readonly string[])[];
-  /** Worker threads. */
+  /** Worker threads asked for: {@link sweepThreads} of them start. */
   readonly workers: number;
   /**
    * Longest one backtest may run, counted from its start in a worker; one that takes longer
@@ -138,12 +139,13 @@ async function runCombination(
  * @returns the rows of the finished combinations: every one unless `signal` stopped the sweep
  */
 export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
+  const threads = sweepThreads(options.workers, options.combinations.length);
   const pool =
     options.pool ??
     new Piscina({
       filename: new URL('./sweep-worker.js', import.meta.url).href,
-      minThreads: options.workers,
-      maxThreads: options.workers,
+      minThreads: threads,
+      maxThreads: threads,
       idleTimeout: 1000,
     });
   let done = 0;
@@ -171,13 +173,24 @@ export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
     }
   };
   try {
-    const lanes = Math.max(1, Math.min(options.workers, options.combinations.length));
-    await Promise.all(Array.from({ length: lanes }, lane));
+    await Promise.all(Array.from({ length: threads }, lane));
     return rows.filter((row): row is SweepRow => row !== undefined);
   } finally {
     options.signal?.removeEventListener('abort', stopAll);
     await pool.destroy();
   }
+}
+
+/**
+ * How many worker threads a sweep starts: `--workers`, but no more than there are combinations
+ * (piscina starts its `minThreads` at once, and each thread loads Keel and the plugins: about
+ * 100 MB that a thread with nothing to run would hold for nothing).
+ * @param workers - the threads asked for
+ * @param combinations - how many combinations run
+ * @returns at least 1
+ */
+export function sweepThreads(workers: number, combinations: number): number {
+  return Math.max(1, Math.min(workers, combinations));
 }
 
 /** Where a row ranks before its metric: clean runs, then runs a strategy fault cut short, then failed ones. */
@@ -188,9 +201,11 @@ function standing(row: SweepRow): number {
 
 /**
  * Sorts rows by a metric, best first: the highest first, the lowest for a metric where less is
- * better ({@link lowerIsBetter}: drawdowns, volatility, costs); rows without the metric's value go
- * last. Rows whose strategy threw come after every clean row (a run halted early can look good on
- * its metrics), and rows whose backtest failed after those.
+ * better ({@link lowerIsBetter}: drawdowns, volatility, costs). A row whose metric is n/a because
+ * the run is unbeaten on it (`UNBEATEN_REASONS`: no losing trades for profitFactor, no drawdown
+ * for calmar...) ranks as the best value; one n/a for any other reason (no trades, a run too
+ * short to annualize) goes last. Rows whose strategy threw come after every clean row (a run
+ * halted early can look good on its metrics), and rows whose backtest failed after those.
  * @param rows - the rows
  * @param metric - a metric name, e.g. `sharpe` or `totalReturn`
  * @returns a new sorted array
@@ -198,14 +213,20 @@ function standing(row: SweepRow): number {
  */
 export function sortRows(rows: readonly SweepRow[], metric: string): SweepRow[] {
   const first = rows.find((row) => row.error === undefined);
-  if (first !== undefined && !(metric in first.metrics))
+  // A run that never fell has no maxDrawdownTs: a metric a sweep knows is n/a there, not unknown.
+  if (first !== undefined && !(metric in first.metrics) && !sweepMetricNames().includes(metric))
     throw new Error(
       `--metric ${metric} is not a result metric (metrics: ${Object.keys(first.metrics).join(', ')})`,
     );
   const sign = lowerIsBetter(metric) ? -1 : 1;
   const value = (row: SweepRow) => {
     const v = row.metrics[metric];
-    return v === null || v === undefined ? Number.NEGATIVE_INFINITY : sign * v;
+    if (v !== null && v !== undefined) return sign * v;
+    const reason = row.notDefined?.[metric];
+    return reason !== undefined && UNBEATEN_REASONS.has(reason)
+      ? Number.POSITIVE_INFINITY
+      : Number.NEGATIVE_INFINITY;
   };
-  return [...rows].sort((a, b) => standing(a) - standing(b) || value(b) - value(a));
+  const better = (a: number, b: number) => (a === b ? 0 : b > a ? 1 : -1);
+  return [...rows].sort((a, b) => standing(a) - standing(b) || better(value(a), value(b)));
 }

@@ -35,16 +35,21 @@ export function lowerIsBetter(metric: string): boolean {
 
 /**
  * The metrics a sweep can sort by: every numeric metric of a backtest result, nested groups as
- * `group.key`, the names a sweep row carries. Taken from the metrics of a one-sample run with no
- * cash flows and no liquidation (a backtest always reports both), so the list follows
- * `computeMetrics` without a copy to keep in step.
+ * `group.key`, the names a sweep row carries. Taken from the metrics of a two-sample run that
+ * falls, with no cash flows and no liquidation (a backtest always reports both), so the list
+ * follows `computeMetrics` without a copy to keep in step. A row of a run that never fell lacks
+ * `maxDrawdownTs`: it is n/a there.
  * @returns the names, in the result's order
  */
 export function sweepMetricNames(): readonly string[] {
   names ??= Object.keys(
     numericMetrics(
       computeMetrics({
-        equityCurve: [{ ts: 0, equity: D(1) }],
+        // A fall, so the drawdown's own figures (maxDrawdownTs) are among the names.
+        equityCurve: [
+          { ts: 0, equity: D(1) },
+          { ts: 1, equity: D('0.5') },
+        ],
         trades: [],
         fills: [],
         cashFlows: [],

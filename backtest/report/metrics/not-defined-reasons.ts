@@ -8,6 +8,26 @@ export type NullableMetric = {
 
 const NO_TRADES = 'no closed trades';
 const SHORT_RUN = 'the run is shorter than a day';
+const NO_LOSING_TRADES = 'no losing trades';
+const NO_DRAWDOWN = 'no drawdown';
+const NONE_BELOW_RISK_FREE = 'no period below the risk-free rate';
+const TOO_LARGE = 'too large to state';
+const NO_LIQUIDATION = 'no liquidation';
+
+/**
+ * The reasons that say a metric is n/a because the run is unbeaten on it: no losing trade (profit
+ * factor, Kelly), no drawdown (Calmar), no period below the risk-free rate (Sortino), a ratio too
+ * large to state (Sharpe, CAGR), no liquidation (the first one's time). A table ranking runs by
+ * the metric puts such a run first; any other n/a (no trades, a run too short) says nothing of
+ * how good it is.
+ */
+export const UNBEATEN_REASONS: ReadonlySet<string> = new Set([
+  NO_LOSING_TRADES,
+  NO_DRAWDOWN,
+  NONE_BELOW_RISK_FREE,
+  TOO_LARGE,
+  NO_LIQUIDATION,
+]);
 
 /** Why the returns are not annualized (the figures built on them are then not defined), if they are not. */
 function notAnnualized(m: BacktestMetrics): string | undefined {
@@ -23,7 +43,7 @@ function returnsProblem(m: BacktestMetrics): string | undefined {
 function cagrReason(m: BacktestMetrics): string {
   if (m.durationMs < DAY_MS) return SHORT_RUN;
   if (m.equityStart.lte(0)) return 'the starting equity is not positive';
-  return m.equityFinal.lt(0) ? 'the final equity is below zero' : 'too large to state';
+  return m.equityFinal.lt(0) ? 'the final equity is below zero' : TOO_LARGE;
 }
 
 /** Each nullable metric's reason, tried when the metric is null; the first that applies. */
@@ -39,16 +59,16 @@ const REASONS: Readonly<Record<NullableMetric, (m: BacktestMetrics) => string>> 
       ? 'fewer than two returns'
       : m.annualizedVolatility === 0
         ? 'zero volatility: the returns do not vary'
-        : 'too large to state'),
-  sortino: (m) => returnsProblem(m) ?? 'no period below the risk-free rate',
-  calmar: (m) => (m.cagr === null ? `CAGR is n/a: ${cagrReason(m)}` : 'no drawdown'),
+        : TOO_LARGE),
+  sortino: (m) => returnsProblem(m) ?? NONE_BELOW_RISK_FREE,
+  calmar: (m) => (m.cagr === null ? `CAGR is n/a: ${cagrReason(m)}` : NO_DRAWDOWN),
   winRate: () => NO_TRADES,
   bestTrade: () => NO_TRADES,
   worstTrade: () => NO_TRADES,
   avgTrade: (m) => (m.tradeCount === 0 ? NO_TRADES : 'a trade lost its whole entry notional'),
   maxTradeDurationMs: () => NO_TRADES,
   avgTradeDurationMs: () => NO_TRADES,
-  profitFactor: (m) => (m.tradeCount === 0 ? NO_TRADES : 'no losing trades'),
+  profitFactor: (m) => (m.tradeCount === 0 ? NO_TRADES : NO_LOSING_TRADES),
   expectancy: () => NO_TRADES,
   sqn: (m) =>
     m.tradeCount === 0
@@ -56,9 +76,9 @@ const REASONS: Readonly<Record<NullableMetric, (m: BacktestMetrics) => string>> 
       : m.tradeCount < 2
         ? 'fewer than two trades'
         : 'every trade had the same PnL',
-  kelly: (m) => (m.tradeCount === 0 ? NO_TRADES : m.winRate === 0 ? 'no winning trades' : 'no losing trades'),
+  kelly: (m) => (m.tradeCount === 0 ? NO_TRADES : m.winRate === 0 ? 'no winning trades' : NO_LOSING_TRADES),
   turnoverRatio: () => 'the mean equity is 0',
-  firstLiquidationTs: () => 'no liquidation',
+  firstLiquidationTs: () => NO_LIQUIDATION,
 };
 
 /**

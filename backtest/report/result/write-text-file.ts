@@ -34,7 +34,9 @@ export async function stageTextFile(
   // A temporary file a killed run left keeps its mode when opened: `openPrivate` sets it, as the
   // file moved in place (a new inode) takes no mode from the file it replaces.
   const handle = await writingFile(path, () => openPrivate(temporary, 'w')).catch(async (error: unknown) => {
-    await rm(temporary, { force: true });
+    // What opening it left (a file it could not make private) goes; what stands in its way (a
+    // directory) stays, and the error says why the file could not be written, not why rm failed.
+    await rm(temporary, { force: true }).catch(() => {});
     throw error;
   });
   try {

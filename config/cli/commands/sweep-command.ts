@@ -1,15 +1,15 @@
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { extname, resolve } from 'node:path';
-import { writePrivateFileSync } from '../../../backtest/files/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
-import { csvField } from '../../../backtest/report/index.ts';
+import { csvField, writeTextFile } from '../../../backtest/report/index.ts';
 import { backtestSources } from '../../compose/backtest-run.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig, OverrideArg } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
-import { runSweep, sortRows } from '../../sweep/run-sweep.ts';
+import { runSweep, sortRows, sweepThreads } from '../../sweep/run-sweep.ts';
 import type { RefusedCombination } from '../../sweep/screen-combinations.ts';
 import { lowerIsBetter } from '../../sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../sweep/sweep-task.ts';
@@ -29,7 +29,7 @@ export interface SweepOptions {
   readonly combinations?: readonly (readonly string[])[];
   /** Combinations not run (`screenCombinations`): a strategy's own check refused them, or their window ends before it starts. */
   readonly refused?: readonly RefusedCombination[];
-  /** Worker threads (piscina). */
+  /** Worker threads (piscina): no more start than there are combinations. */
   readonly workers: number;
   /** The result metric rows are sorted by, best first (lowest first where less is better). */
   readonly metric: string;
@@ -175,6 +175,12 @@ export async function sweepCommand(
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
   }
+  const cpus = availableParallelism();
+  if (options.workers > cpus)
+    io.stderr.write(
+      `⚠ --workers ${options.workers} is more than the ${cpus} CPUs this machine offers: the backtests share them and run no faster\n`,
+    );
+  const threads = sweepThreads(options.workers, combinations.length);
   const started = performance.now();
   let outcome: Awaited<ReturnType<typeof runUntilSignal>>;
   const progress = sweepProgress(io.stderr, combinations.length);
@@ -220,16 +226,16 @@ export async function sweepCommand(
   }
   const faulted = sorted.filter((row) => row.faults.length > 0);
   const failed = sorted.filter((row) => row.error !== undefined);
-  const { header, shown, csv, footnotes } = sweepTable(sorted, paths, options.metric);
+  const { header, shown, csvHeader, csv, footnotes } = sweepTable(sorted, paths, options.metric);
   const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
   const synthetic = (await anySynthetic(loaded, recordings)) ? ' (SYNTHETIC data)' : '';
   const ran = stoppedBy === undefined ? combinations.length : rows.length;
   io.stdout.write(
-    `${[line(header), ...shown.map(line), ...footnotes].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
+    `${[line(header), ...shown.map(line), ...footnotes].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${threads} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
   );
   if (partial !== '') io.stdout.write(`⚠ ${partial}\n`);
-  if (rows.every((row) => row.metrics[options.metric] === null))
+  if (rows.every((row) => (row.metrics[options.metric] ?? null) === null))
     io.stdout.write(
       `⚠ ${options.metric} is n/a in every row${whyNa(rows, options.metric)}, so the rows keep the grid's order\n`,
     );
@@ -250,15 +256,18 @@ export async function sweepCommand(
   for (const row of failed)
     io.stdout.write(`✖ ${describeCombination(row.combination, paths)}: its backtest failed: ${row.error}\n`);
   if (options.out !== undefined) {
-    const text = [header, ...csv].map((r) => r.map(csvField).join(',')).join('\n');
-    // A stopped sweep's rows go beside --out, so a file at --out always holds a whole grid.
+    // A stopped sweep's rows go beside --out, so a file at --out always holds a whole grid; each
+    // file is written aside and moved in place, so a failed write (a full disk) leaves the previous one whole.
     const out = partial === '' ? options.out : partialTablePath(options.out);
     try {
-      writePrivateFileSync(out, `${text}\n`);
+      await writeTextFile(
+        out,
+        [csvHeader, ...csv].map((r) => `${r.map(csvField).join(',')}\n`),
+      );
       // A whole grid's table supersedes the partial one an earlier stopped sweep left beside it.
-      if (partial === '') rmSync(partialTablePath(options.out), { force: true });
+      if (partial === '') await rm(partialTablePath(options.out), { force: true });
     } catch (error) {
-      io.stderr.write(`✖ keel sweep: could not write ${out}: ${(error as Error).message}\n`);
+      io.stderr.write(`✖ keel sweep: ${(error as Error).message}\n`);
       return EXIT.RUNTIME_FAILURE;
     }
     io.stdout.write(`table: ${out}${partial === '' ? '' : ` (${partial})`}\n`);

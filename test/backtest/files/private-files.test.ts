@@ -11,7 +11,6 @@ import {
   openPrivate,
   openPrivateSync,
   writePrivateFile,
-  writePrivateFileSync,
 } from '../../../backtest/files/index.ts';
 import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
@@ -38,8 +37,8 @@ describe.skipIf(!POSIX_MODES)('private files', () => {
     const dir = aDir();
     const [a, b, c, d] = [join(dir, 'a'), join(dir, 'b'), join(dir, 'c'), join(dir, 'd')] as const;
     for (const path of [b, d]) writeFileSync(path, 'earlier and longer', { mode: 0o644 });
-    writePrivateFileSync(a, 'x');
-    writePrivateFileSync(b, 'x');
+    await writePrivateFile(a, 'x');
+    await writePrivateFile(b, 'x');
     await writePrivateFile(c, 'x');
     await (await openPrivate(d, 'a')).close();
     expect([a, b, c, d].map(modeOf)).toEqual(['600', '600', '600', '600']);

@@ -113,3 +113,22 @@ describe('sweep grid', () => {
     expect(overrideOnGridAxis([unsetOverride('strategies.0.params.fast')], axes)).toBeUndefined();
   });
 });
+
+describe('sweep grid values given twice', () => {
+  it('run once, in the order first given, and are named so the user hears of it', () => {
+    expect(parseGridAxis('a=3,3,3')).toEqual({ path: ['a'], values: ['3'], repeated: ['3', '3'] });
+    // 3.0 is the YAML number 3: it would run the same backtest.
+    expect(parseGridAxis('a=3,5,3.0,1..5:2')).toEqual({
+      path: ['a'],
+      values: ['3', '5', '1'],
+      repeated: ['3.0', '3', '5'],
+    });
+    expect(parseGridAxis('a=touch,Touch').values).toEqual(['touch', 'Touch']);
+  });
+
+  it("says a range's step must be positive when it is negative", () => {
+    expect(() => parseGridAxis('a=1..5:-1')).toThrow(
+      "--grid a=1..5:-1: the range 1..5:-1 has a step of -1; a range's step must be positive",
+    );
+  });
+});

@@ -128,11 +128,14 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     ]);
     expect(run.code).toBe(EXIT.OK);
     const rows = readFileSync(csv, 'utf8').trim().split('\n');
-    expect(rows[0]).toMatch(/^strategies\.0\.params\.fast,strategies\.0\.params\.slow,totalReturn,/);
+    // The CSV's columns do not follow --metric: the axes, then every metric in its order.
+    expect(rows[0]).toMatch(/^strategies\.0\.params\.fast,strategies\.0\.params\.slow,start,end,/);
+    const totalReturn = rows[0]?.split(',').indexOf('totalReturn') ?? -1;
+    expect(totalReturn).toBeGreaterThan(1);
     // fast 7 with slow 6 breaks sma-cross's own rule (fast < slow): listed, not run, not in the CSV.
     expect(rows).toHaveLength(6);
     expect(rows.map((row) => row.split(',').slice(0, 2).join(' '))).not.toContain('7 6');
-    const returns = rows.slice(1).map((row) => Number(row.split(',')[2]));
+    const returns = rows.slice(1).map((row) => Number(row.split(',')[totalReturn]));
     expect(returns).toEqual([...returns].sort((x, y) => y - x));
     expect(run.stdout).toContain('5 of 6 combinations (SYNTHETIC data) on 2 worker(s)');
     expect(run.stdout).toMatch(/ s, sorted by totalReturn, highest first\n/);

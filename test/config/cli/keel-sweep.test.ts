@@ -27,13 +27,14 @@ async function singleBacktest(name: string, args: readonly string[]): Promise<Re
   return JSON.parse(readFileSync(join(dir, `${name}-result.json`), 'utf8')).metrics;
 }
 
-/** The CSV's lines after its header, each split into cells. */
-function csvRows(file: string): string[][] {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((line) => line.split(','));
+/** The CSV's lines after its header, each split into cells by its header's names (no cell here holds a comma). */
+function csvRows(file: string): Record<string, string>[] {
+  const [header = '', ...lines] = readFileSync(file, 'utf8').trim().split('\n');
+  const names = header.split(',');
+  return lines.map((line) => {
+    const cells = line.split(',');
+    return Object.fromEntries(names.map((name, i) => [name, cells[i] ?? '']));
+  });
 }
 
 describe('keel sweep: what each row says', () => {
@@ -83,8 +84,8 @@ describe('keel sweep: what each row says', () => {
     expect(run.code, run.stderr).toBe(EXIT.OK);
     const single = await singleBacktest('precision', ['--set', `${FAST}=3`, '--set', `${SLOW}=8`]);
     const [cells] = csvRows(csv);
-    expect(Number(cells?.[2])).toBe(single.totalReturn);
-    expect(cells?.[2]).not.toMatch(/^-?\d+\.\d{4}$/);
+    expect(Number(cells?.totalReturn)).toBe(single.totalReturn);
+    expect(cells?.totalReturn).not.toMatch(/^-?\d+\.\d{4}$/);
     expect(run.stdout.split('\n')[1]).toContain(` ${single.totalReturn?.toFixed(4)} `);
   }, 120_000);
 
@@ -182,7 +183,7 @@ describe('keel sweep: --from and --to', () => {
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     const single = await singleBacktest('window', [...window, '--set', `${FAST}=3`]);
-    expect(Number(csvRows(csv)[0]?.[1])).toBe(single.totalReturn);
+    expect(Number(csvRows(csv)[0]?.totalReturn)).toBe(single.totalReturn);
     expect(single.totalReturn).not.toBe((await singleBacktest('whole', ['--set', `${FAST}=3`])).totalReturn);
   }, 120_000);
 
@@ -247,9 +248,11 @@ describe('keel sweep: a combination that never ends', () => {
     expect(run.stdout).toContain(
       '✖ strategies.0.params.hang=true: its backtest failed: it ran longer than --timeout 4 s and its worker was stopped\n',
     );
-    expect(csvRows(csv).map((cells) => [cells[0], cells.at(-1)])).toEqual([
-      ['false', ''],
-      ['true', 'yes'],
+    expect(
+      csvRows(csv).map((cells) => [cells['strategies.0.params.hang'], cells.failed, cells.error]),
+    ).toEqual([
+      ['false', '', ''],
+      ['true', 'yes', 'it ran longer than --timeout 4 s and its worker was stopped'],
     ]);
   }, 120_000);
 });
@@ -352,7 +355,7 @@ describe('keel sweep: --recording', () => {
     expect(run.code, run.stderr).toBe(EXIT.OK);
     expect(run.stdout).toContain('1 combinations (SYNTHETIC data)');
     const single = await singleBacktest('recording', ['--recording', recording, '--set', `${FAST}=3`]);
-    expect(Number(csvRows(csv)[0]?.[1])).toBe(single.totalReturn);
+    expect(Number(csvRows(csv)[0]?.totalReturn)).toBe(single.totalReturn);
     expect(single.totalReturn).not.toBe(
       (await singleBacktest('config-recording', ['--set', `${FAST}=3`])).totalReturn,
     );

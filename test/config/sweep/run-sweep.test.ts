@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortRows } from '../../../config/sweep/run-sweep.ts';
+import { sortRows, sweepThreads } from '../../../config/sweep/run-sweep.ts';
 import { lowerIsBetter } from '../../../config/sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
 
@@ -82,5 +82,85 @@ describe('sweep rows', () => {
       'halted',
       'failed',
     ]);
+  });
+});
+
+describe('sweep rows whose metric is n/a', () => {
+  const row = (
+    name: string,
+    value: number | null,
+    reason?: string,
+    more: Partial<SweepRow> = {},
+  ): SweepRow => ({
+    combination: [name],
+    metrics: { profitFactor: value, calmar: value, sortino: value, sharpe: value, kelly: value },
+    ...(reason === undefined
+      ? {}
+      : {
+          notDefined: {
+            profitFactor: reason,
+            calmar: reason,
+            sortino: reason,
+            sharpe: reason,
+            kelly: reason,
+          },
+        }),
+    fills: 0,
+    faults: [],
+    denied: 0,
+    liquidations: 0,
+    warnings: [],
+    notes: [],
+    ...more,
+  });
+
+  it('rank first when n/a says the metric is unbeaten (no losing trades, no drawdown...), last when it says nothing ran', () => {
+    const unbeaten = [
+      ['profitFactor', 'no losing trades'],
+      ['kelly', 'no losing trades'],
+      ['calmar', 'no drawdown'],
+      ['sortino', 'no period below the risk-free rate'],
+      ['sharpe', 'too large to state'],
+    ] as const;
+    for (const [metric, reason] of unbeaten) {
+      const rows = [
+        row('no trades', null, 'no closed trades'),
+        row('short', null, 'not annualized: the run is shorter than a day'),
+        row('good', 2.5),
+        row('unbeaten', null, reason),
+        row('bad', 0.5),
+        row('halted', null, reason, { faults: ['strategy s: onBar threw'] }),
+      ];
+      expect(
+        sortRows(rows, metric).map((r) => r.combination[0]),
+        metric,
+      ).toEqual(['unbeaten', 'good', 'bad', 'no trades', 'short', 'halted']);
+    }
+  });
+});
+
+describe('the worker threads of a sweep', () => {
+  it('are as many as --workers asks, but never more than the combinations (each costs about 100 MB)', () => {
+    expect(sweepThreads(6, 1)).toBe(1);
+    expect(sweepThreads(2, 300)).toBe(2);
+    expect(sweepThreads(4, 3)).toBe(3);
+    expect(sweepThreads(4, 0)).toBe(1);
+  });
+});
+
+describe('sweep rows sorted by maxDrawdownTs', () => {
+  it('sort though the first row, a run that never fell, lacks it: that row goes last', () => {
+    const row = (name: string, metrics: Record<string, number | null>): SweepRow => ({
+      combination: [name],
+      metrics,
+      fills: 0,
+      faults: [],
+      denied: 0,
+      liquidations: 0,
+      warnings: [],
+      notes: [],
+    });
+    const rows = [row('flat', { totalReturn: 0 }), row('fell', { totalReturn: -0.1, maxDrawdownTs: 5 })];
+    expect(sortRows(rows, 'maxDrawdownTs').map((r) => r.combination[0])).toEqual(['fell', 'flat']);
   });
 });

@@ -8,8 +8,10 @@ describe('sweep metrics', () => {
   it('are the names a sweep row of a real run carries, its cash flows and liquidations included', () => {
     // A backtest always passes its cash flows and liquidations (backtest/runner/assemble-result.ts).
     const metrics = computeMetrics({
+      // A fall on the way, as most runs have: its drawdown's time is a metric too.
       equityCurve: [
         { ts: 0, equity: D(100) },
+        { ts: 86_400_000 * 2, equity: D(90) },
         { ts: 86_400_000 * 5, equity: D(120) },
       ],
       trades: [],
@@ -39,5 +41,12 @@ describe('sweep metrics', () => {
     expect(sweepMetricProblem('xyzzy')).toMatch(
       /^--metric xyzzy is not a result metric; the metrics: start, end, /,
     );
+  });
+});
+
+describe('sweep metrics of a run with a drawdown', () => {
+  it('include maxDrawdownTs, which a run that never fell has not', () => {
+    expect(sweepMetricNames()).toContain('maxDrawdownTs');
+    expect(sweepMetricProblem('maxDrawdownTs')).toBeUndefined();
   });
 });

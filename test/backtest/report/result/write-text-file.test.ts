@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -27,6 +27,15 @@ describe('writing result files', () => {
     expect(await readFile(path, 'utf8')).toBe('previous\n');
     await writeTextFile(path, ['a', 'b\n']);
     expect(await readFile(path, 'utf8')).toBe('ab\n');
+  });
+
+  it('names the file and the reason when a directory stands at its temporary name, leaving the previous file', async () => {
+    const dir = aTempDir();
+    const path = join(dir, 'table.csv');
+    await writeFile(path, 'previous\n');
+    await mkdir(join(dir, `.table.csv.${process.pid}.partial`));
+    await expect(writeTextFile(path, ['new\n'])).rejects.toThrow(/^cannot write .*table\.csv: EISDIR/);
+    expect(await readFile(path, 'utf8')).toBe('previous\n');
   });
 
   it("keeps the previous result's files together when one of the new ones cannot be written", async () => {
