@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
 import {
   acquireRunLock,
@@ -7,11 +7,12 @@ import {
   type StaleLock,
   tookOverWarning,
 } from '../../backtest/report/index.ts';
+import type { InstrumentSpec } from '../../core/model/index.ts';
 import { MarketDataClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
-import { type KeelConfig, venueUrlLabel } from '../schema/index.ts';
-import { feedIsSynthetic } from './feed-is-synthetic.ts';
+import { venueUrlLabel } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
+import { liveRecordVenue } from './live-record-venue.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { OutputCollision, outputCollision, recordInputFiles } from './output-collisions.ts';
 import { type EmbeddedPaperVenue, startEmbeddedPaperVenue } from './paper-run.ts';
@@ -20,7 +21,6 @@ import { SessionRecorder } from './session-recorder.ts';
 import { startUpFailure } from './start-up-failure.ts';
 import { type StartUpSignals, type StopSignal, watchStartUpSignals } from './start-up-signals.ts';
 import { VenueMetrics } from './venue-metrics.ts';
-import { venueRestClient } from './venue-rest-client.ts';
 
 /** Options of a market-data recording. */
 export interface RecordRunOptions {
@@ -137,7 +137,6 @@ async function recordWatched(
   const { config } = loaded;
   for (const stale of tookOver)
     logger.warn({ lock: stale.path, holderPid: stale.pid }, tookOverWarning(stale));
-  const instruments = instrumentSpecsOf(config.instruments);
   // A recorder runs for days: its connection and inbound traffic are served as a session's are.
   // Listened on first: a taken port stops the run before the earlier recording is moved aside.
   const metrics = config.metrics.enabled ? new VenueMetrics() : undefined;
@@ -150,24 +149,16 @@ async function recordWatched(
   let client: MarketDataClient | undefined;
   let gaps: Subscription | undefined;
   // What it was starting, until it records: `/readyz` names it, and why, if it fails.
-  let starting: string | undefined = 'cannot start its paper venue';
+  let starting: string | undefined =
+    config.mode === 'paper' ? 'cannot start its paper venue' : 'cannot read its instruments from the venue';
   try {
-    // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
-    const realtime =
-      config.paper === undefined
-        ? loaded
-        : { ...loaded, config: { ...config, paper: { ...config.paper, lockstep: false } } };
-    embedded =
-      config.mode === 'paper'
-        ? await startEmbeddedPaperVenue(realtime, instruments, Date.now(), logger)
-        : undefined;
+    const source = await recordSource(loaded, logger);
+    embedded = source.embedded;
     const venue = embedded?.venue;
+    const { instruments, clock, synthetic } = source;
     const url = venue?.marketDataWsUrl ?? config.venue?.marketDataWsUrl;
     starting = 'cannot find its market data stream';
     if (url === undefined) throw new Error(`${loaded.file} has no venue section`);
-    const clock = venue === undefined ? () => Date.now() : () => venue.now();
-    // A venue serving SYNTHETIC data (`keel venue`) says so: the recording is labelled, as a session's is.
-    const synthetic = embedded?.synthetic ?? (await liveFeedIsSynthetic(config.venue));
     // A recording that cannot be written (a full disk) ends the run: recording is all it does.
     let failure: string | undefined;
     let stopOnFailure = (): void => {};
@@ -253,13 +244,33 @@ function recordStopWords(reason: RecordRunOutcome['stoppedBy']): string {
   return reason;
 }
 
-/** Whether a live config's venue says its feed is SYNTHETIC (no venue section: no). */
-async function liveFeedIsSynthetic(venue: KeelConfig['venue']): Promise<boolean> {
-  if (venue === undefined) return false;
-  const rest = venueRestClient(venue, pino({ level: 'silent' }));
-  try {
-    return await feedIsSynthetic(rest);
-  } finally {
-    await rest.close();
+/** Where a recording's frames come from, their instruments, and the clock that stamps them. */
+interface RecordSource {
+  /** The embedded paper venue of a paper config. */
+  readonly embedded: EmbeddedPaperVenue | undefined;
+  readonly instruments: readonly InstrumentSpec[];
+  /** Whether the feed is SYNTHETIC: the recording is labelled, as a session's is. */
+  readonly synthetic: boolean;
+  readonly clock: () => number;
+}
+
+/**
+ * A paper config's embedded paper venue (Keel's built-in specs, its own clock stamping the
+ * frames, as a paper session's), or what a live config's venue says (see {@link liveRecordVenue}).
+ */
+async function recordSource(loaded: LoadedConfig, logger: Logger): Promise<RecordSource> {
+  const { config } = loaded;
+  if (config.mode === 'paper') {
+    const instruments = instrumentSpecsOf(config.instruments);
+    // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
+    const realtime =
+      config.paper === undefined
+        ? loaded
+        : { ...loaded, config: { ...config, paper: { ...config.paper, lockstep: false } } };
+    const embedded = await startEmbeddedPaperVenue(realtime, instruments, Date.now(), logger);
+    const { venue } = embedded;
+    return { embedded, instruments, synthetic: embedded.synthetic, clock: () => venue.now() };
   }
+  if (config.venue === undefined) throw new Error(`${loaded.file} has no venue section`);
+  return { embedded: undefined, ...(await liveRecordVenue(config.venue, config.instruments, logger)) };
 }
