@@ -35,11 +35,14 @@ export interface RecordRunOptions {
 /** What a recording run wrote. */
 export interface RecordRunOutcome {
   readonly path: string;
+  /** Frames written to the recording. */
   readonly frames: number;
   /** Why it ended: the duration, a signal, or the recording could not be written (a full disk). */
   readonly stoppedBy: 'duration' | StopSignal | 'write-failed';
   /** What failed, naming the file, when `stoppedBy` is `write-failed`. */
   readonly failure?: string;
+  /** What the recording lacks: the market stream down at the stop, a failed write (see `SessionRecorder.warnings`). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -148,6 +151,7 @@ async function recordWatched(
   let recorder: SessionRecorder | undefined;
   let client: MarketDataClient | undefined;
   let gaps: Subscription | undefined;
+  let stopped: Pick<RecordRunOutcome, 'stoppedBy' | 'failure'>;
   // What it was starting, until it records: `/readyz` names it, and why, if it fails.
   let starting: string | undefined =
     config.mode === 'paper' ? 'cannot start its paper venue' : 'cannot read its instruments from the venue';
@@ -179,6 +183,7 @@ async function recordWatched(
           failure = message;
           stopOnFailure();
         },
+        afterFailure: 'keel record stops',
       },
     );
     recorder = opened;
@@ -189,6 +194,8 @@ async function recordWatched(
     gaps = market.events.subscribe((event) => {
       if (event.kind === 'gap') opened.gap(event);
     });
+    // One still down at the stop has not reconnected: the recorder writes its gaps as it closes.
+    gaps.add(market.status.subscribe((status) => opened.marketStream(status.state === 'up' ? 'up' : 'down')));
     if (metrics !== undefined) {
       metrics.watchVenue(market.status, { market: market.counters });
       market.events.subscribe((event) => metrics.events.inc({ kind: event.kind }));
@@ -222,7 +229,7 @@ async function recordWatched(
       if (failure !== undefined) stopOnFailure();
     });
     metrics?.stopping(`keel record is stopping (${recordStopWords(stoppedBy)})`);
-    return { path, frames: opened.recorded, stoppedBy, ...(failure === undefined ? {} : { failure }) };
+    stopped = { stoppedBy, ...(failure === undefined ? {} : { failure }) };
   } catch (error) {
     if (starting !== undefined) metrics?.stopping(startUpFailure('keel record', starting, error));
     throw error;
@@ -235,6 +242,9 @@ async function recordWatched(
     recorder?.close();
     await embedded?.venue.close();
   }
+  // Read once closed: the frames received while it stopped are written by then, and a market
+  // stream still down at the stop has its gaps.
+  return { path, frames: recorder.recorded, warnings: recorder.warnings(), ...stopped };
 }
 
 /** Why a recording stops, as its `/readyz` says it: the signal's name, or what ended it. */

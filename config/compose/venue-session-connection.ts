@@ -122,6 +122,11 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
   live.marketData.events.subscribe((event) => {
     if (event.kind === 'gap' && !stopping()) recorder?.gap(event);
   });
+  // Those gaps come with the reconnect: a stream still down when the session stops gets its gap
+  // from the recorder as it closes. One that drops while stopping missed nothing recorded.
+  live.marketData.status.subscribe((status) => {
+    if (status.state === 'up' || !stopping()) recorder?.marketStream(status.state === 'up' ? 'up' : 'down');
+  });
   // The venue releases nothing until it has the ack sent while the private socket was down.
   if (acks !== undefined)
     live.privateWs.connection.subscribe((event) => {

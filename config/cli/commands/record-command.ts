@@ -42,9 +42,10 @@ export async function recordCommand(
       ...(options.out === undefined ? {} : { out: options.out }),
       ...(options.durationSec === undefined ? {} : { durationSec: options.durationSec }),
     });
+    for (const warning of outcome.warnings) io.stderr.write(`⚠ ${warning}\n`);
     if (outcome.stoppedBy === 'write-failed') {
       io.stderr.write(
-        `✖ keel record: ${outcome.failure ?? 'the recording could not be written'}; ${outcome.frames} market-data frames were recorded before\n`,
+        `✖ keel record: ${outcome.failure ?? 'the recording could not be written'}; ${outcome.frames} market-data frames were written to it before\n`,
       );
       return EXIT.RUNTIME_FAILURE;
     }

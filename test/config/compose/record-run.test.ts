@@ -7,11 +7,13 @@ import { listFeed, type PaperVenue } from '../../../backtest/paper-venue/index.t
 import { readRecords } from '../../../backtest/recording/index.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import { recordMarketData } from '../../../config/compose/record-run.ts';
+import { DOWN_AT_STOP_REASON } from '../../../config/compose/session-recorder.ts';
 import { parseConfigText } from '../../../config/loader/index.ts';
 import { decodeSessionRecord } from '../../../config/session-decoder.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
 import { MarketDataClient } from '../../../core/venue/index.ts';
 import { aFreePort } from '../../kit/free-port.ts';
+import { startFreezableTcpProxy } from '../../kit/freezable-tcp-proxy.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aPaperVenue, closedAfterEachTest, T0 } from '../../kit/paper-venue-builders.ts';
 import { bboPush } from '../../kit/paper-venue-client.ts';
@@ -164,6 +166,48 @@ ${extra}`;
     );
   }, 20_000);
 
+  // The client writes gaps on its reconnect only: a stream still down at the stop left no gap and no warning.
+  it('writes a gap per sym when the market stream is still down at the stop, warns, and its backtest warns too', async () => {
+    opened.venue = await aPaperVenue();
+    const venue = opened.venue;
+    const proxy = await startFreezableTcpProxy(Number(new URL(venue.marketDataWsUrl).port));
+    const viaProxy = new URL(venue.marketDataWsUrl);
+    viaProxy.port = String(proxy.port);
+    const out = join(temp.dir, 'down-at-stop.jsonl');
+    const recording = recordFrom(
+      { restUrl: venue.restUrl, marketDataWsUrl: viaProxy.toString() } as PaperVenue,
+      'down-at-stop',
+      { out, durationSec: 2.5, handleSignals: false },
+    );
+    await sleep(700);
+    venue.feed.step(1);
+    await sleep(300);
+    // Every connection cut, and none taken any more: the stream stays down until the stop.
+    await proxy.close();
+    const outcome = await recording;
+    expect(outcome.warnings).toEqual([
+      expect.stringMatching(
+        /^market data down from .* until the stop at .*down-at-stop\.jsonl holds a gap record/,
+      ),
+    ]);
+    const gaps = [];
+    for await (const record of readRecords(out)) {
+      const gap = (record.msg as { keelGap?: { sym: string; reason: string } }).keelGap;
+      if (gap !== undefined) gaps.push(gap);
+    }
+    expect(gaps).toEqual([
+      expect.objectContaining({ sym: 'BINANCE_PERP_BTC_USDT', reason: DOWN_AT_STOP_REASON }),
+    ]);
+    const decode = (r: Parameters<typeof decodeSessionRecord>[0]) =>
+      decodeSessionRecord(r) as MarketEvent | null | Error;
+    const result = await runBacktest(quotingBacktestOptions(out, decode));
+    expect(result.meta.warnings).toContainEqual(
+      expect.stringMatching(
+        /down-at-stop\.jsonl: market data was missed .*still down when the recording stopped/,
+      ),
+    );
+  }, 20_000);
+
   it('stops with the failure, naming the file, when the recording cannot be written (a full disk)', async () => {
     opened.venue = await aPaperVenue();
     const venue = opened.venue;
@@ -177,6 +221,11 @@ ${extra}`;
       const outcome = await recording;
       expect(outcome.stoppedBy).toBe('write-failed');
       expect(outcome.failure).toMatch(/^cannot write the recording .*full\.jsonl \(EFBIG/);
+      // It said "the session goes on unrecorded", and counted the frames buffered, not those written.
+      expect(outcome.failure).toMatch(/: it stops here, keel record stops$/);
+      let written = 0;
+      for await (const record of readRecords(out)) if (record.source === 'market-data') written++;
+      expect(outcome.frames).toBe(written);
     } finally {
       execFileSync('prlimit', ['--pid', String(process.pid), '--fsize=unlimited:unlimited']);
     }
