@@ -122,10 +122,11 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
   live.marketData.events.subscribe((event) => {
     if (event.kind === 'gap' && !stopping()) recorder?.gap(event);
   });
-  // Those gaps come with the reconnect: a stream still down when the session stops gets its gap
-  // from the recorder as it closes. One that drops while stopping missed nothing recorded.
+  // Those gaps come with the reconnect, and not while stopping: a stream down when the session
+  // begins to stop gets its gap from the recorder as it closes, from its last frame. One that drops
+  // while stopping missed nothing recorded (no market frame is, then).
   live.marketData.status.subscribe((status) => {
-    if (status.state === 'up' || !stopping()) recorder?.marketStream(status.state === 'up' ? 'up' : 'down');
+    if (!stopping()) recorder?.marketStream(status.state === 'up' ? 'up' : 'down');
   });
   // The venue releases nothing until it has the ack sent while the private socket was down.
   if (acks !== undefined)
