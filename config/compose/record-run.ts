@@ -30,6 +30,8 @@ export interface RecordRunOptions {
   readonly durationSec?: number;
   /** Install SIGINT / SIGTERM / SIGHUP handlers (default true). */
   readonly handleSignals?: boolean;
+  /** Told the `/metrics` URL once it is served (with `metrics.enabled`). */
+  readonly onMetrics?: (url: string) => void;
 }
 
 /** What a recording run wrote. */
@@ -146,6 +148,7 @@ async function recordWatched(
   if (metrics !== undefined) {
     const metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
     logger.info({ url: metricsUrl }, 'Prometheus metrics served');
+    options.onMetrics?.(metricsUrl);
   }
   let embedded: EmbeddedPaperVenue | undefined;
   let recorder: SessionRecorder | undefined;

@@ -31,6 +31,8 @@ export interface SessionRunOptions {
   readonly handleSignals?: boolean;
   /** Called once the venue is up (paper: the embedded venue's URL). */
   readonly onVenue?: (restUrl: string, synthetic: boolean) => void;
+  /** Told the `/metrics` URL once it is served (with `metrics.enabled`). */
+  readonly onMetrics?: (url: string) => void;
 }
 
 /** A session's outcome, or the located config problems that stopped it before it began. */
@@ -97,6 +99,7 @@ async function runLockedSession(
     ...(durationSec === undefined ? {} : { durationMs: durationSec * 1000 }),
     ...(options.status === undefined ? {} : { status: options.status }),
     ...(options.onFill === undefined ? {} : { onFill: options.onFill }),
+    ...(options.onMetrics === undefined ? {} : { onMetrics: options.onMetrics }),
     ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
     ...(warmUp === undefined ? {} : { warmUp }),
   };

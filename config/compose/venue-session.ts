@@ -79,6 +79,7 @@ async function startAndRunVenueSession(
   if (config.metrics.enabled) {
     metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
     logger.info({ url: metricsUrl }, 'Prometheus metrics served');
+    options.onMetrics?.(metricsUrl);
   }
   const { path: recordingPath, recorder } = await openVenueSessionRecording({
     ...options,
