@@ -163,6 +163,11 @@ export class RecordingWriter {
     if (this.pending.length >= this.flushChars) this.flush();
   }
 
+  /** Whether appended lines wait in the buffer, not yet written to the file. */
+  get buffered(): boolean {
+    return this.pending.length > 0;
+  }
+
   /** Writes buffered lines to the file now (one write; one gzip member for `.gz`). */
   flush(): void {
     if (this.pending.length === 0) return;

@@ -1,9 +1,15 @@
 import type { GapEvent, MarketEvent } from '../../core/model/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 
-interface GapTally {
-  count: number;
+/** One outage of a recording: the gaps of its syms over the same span (one drop and reconnect). */
+interface Outage {
   readonly first: GapEvent;
+  readonly syms: Set<string>;
+}
+
+interface GapTally {
+  /** The outages by span, in the order first read. */
+  readonly outages: Map<string, Outage>;
   readonly seen: Set<string>;
 }
 
@@ -27,14 +33,15 @@ export class RecordingGaps {
     if (gap.ts < (this.window?.from ?? Number.NEGATIVE_INFINITY)) return;
     if (gap.fromTs >= (this.window?.to ?? Number.POSITIVE_INFINITY)) return;
     const key = `${gap.sym}|${gap.fromTs}|${gap.ts}|${gap.recvTs}`;
-    const tally = this.#files.get(file);
-    if (tally === undefined) {
-      this.#files.set(file, { count: 1, first: gap, seen: new Set([key]) });
-      return;
-    }
+    const tally = this.#files.get(file) ?? { outages: new Map<string, Outage>(), seen: new Set<string>() };
+    this.#files.set(file, tally);
     if (tally.seen.has(key)) return;
     tally.seen.add(key);
-    tally.count++;
+    // The gaps one drop and reconnect wrote, one per sym, span the same stretch: one outage.
+    const span = `${gap.fromTs}|${gap.ts}`;
+    const outage = tally.outages.get(span);
+    if (outage === undefined) tally.outages.set(span, { first: gap, syms: new Set([gap.sym]) });
+    else outage.syms.add(gap.sym);
   }
 
   /**
@@ -55,21 +62,24 @@ export class RecordingGaps {
   }
 
   /**
-   * One sentence per recording with gaps.
+   * One sentence per recording with gaps: how many outages (the gaps of several syms over one
+   * span are one), and the first with its syms.
    * @param recordings - the run's recordings, in the order the warnings name them
    * @returns e.g. `recording a.jsonl: market data was missed 1 time while it was recorded (its connection dropped), for BTC from 2025-01-06T00:01:00.000Z to 2025-01-06T00:01:03.000Z (3 s); the run replayed the hole as a market without events`
    */
   warnings(recordings: readonly string[]): string[] {
     return [...new Set(recordings)].flatMap((file) => {
       const tally = this.#files.get(file);
-      if (tally === undefined) return [];
-      const { first } = tally;
-      const span = `for ${first.sym} from ${new Date(first.fromTs).toISOString()} to ${new Date(first.ts).toISOString()} (${(first.ts - first.fromTs) / 1000} s)`;
+      const earliest = tally?.outages.values().next().value;
+      if (tally === undefined || earliest === undefined) return [];
+      const { first } = earliest;
+      const count = tally.outages.size;
+      const span = `for ${[...earliest.syms].join(', ')} from ${new Date(first.fromTs).toISOString()} to ${new Date(first.ts).toISOString()} (${(first.ts - first.fromTs) / 1000} s)`;
       const times =
-        tally.count === 1
+        count === 1
           ? `1 time while it was recorded (${first.reason}), ${span}`
-          : `${tally.count} times while it was recorded (${first.reason}), the first ${span}`;
-      const holes = tally.count === 1 ? 'the hole' : 'each hole';
+          : `${count} times while it was recorded (${first.reason}), the first ${span}`;
+      const holes = count === 1 ? 'the hole' : 'each hole';
       return [
         `recording ${file}: market data was missed ${times}; the run replayed ${holes} as a market without events`,
       ];

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
 import {
   acquireRunLock,
@@ -7,11 +7,12 @@ import {
   type StaleLock,
   tookOverWarning,
 } from '../../backtest/report/index.ts';
+import type { InstrumentSpec } from '../../core/model/index.ts';
 import { MarketDataClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
-import { type KeelConfig, venueUrlLabel } from '../schema/index.ts';
-import { feedIsSynthetic } from './feed-is-synthetic.ts';
+import { venueUrlLabel } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
+import { liveRecordVenue } from './live-record-venue.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { OutputCollision, outputCollision, recordInputFiles } from './output-collisions.ts';
 import { type EmbeddedPaperVenue, startEmbeddedPaperVenue } from './paper-run.ts';
@@ -20,7 +21,6 @@ import { SessionRecorder } from './session-recorder.ts';
 import { startUpFailure } from './start-up-failure.ts';
 import { type StartUpSignals, type StopSignal, watchStartUpSignals } from './start-up-signals.ts';
 import { VenueMetrics } from './venue-metrics.ts';
-import { venueRestClient } from './venue-rest-client.ts';
 
 /** Options of a market-data recording. */
 export interface RecordRunOptions {
@@ -30,16 +30,21 @@ export interface RecordRunOptions {
   readonly durationSec?: number;
   /** Install SIGINT / SIGTERM / SIGHUP handlers (default true). */
   readonly handleSignals?: boolean;
+  /** Told the `/metrics` URL once it is served (with `metrics.enabled`). */
+  readonly onMetrics?: (url: string) => void;
 }
 
 /** What a recording run wrote. */
 export interface RecordRunOutcome {
   readonly path: string;
+  /** Frames written to the recording. */
   readonly frames: number;
   /** Why it ended: the duration, a signal, or the recording could not be written (a full disk). */
   readonly stoppedBy: 'duration' | StopSignal | 'write-failed';
   /** What failed, naming the file, when `stoppedBy` is `write-failed`. */
   readonly failure?: string;
+  /** What the recording lacks: the market stream down at the stop, a failed write (see `SessionRecorder.warnings`). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -137,37 +142,30 @@ async function recordWatched(
   const { config } = loaded;
   for (const stale of tookOver)
     logger.warn({ lock: stale.path, holderPid: stale.pid }, tookOverWarning(stale));
-  const instruments = instrumentSpecsOf(config.instruments);
   // A recorder runs for days: its connection and inbound traffic are served as a session's are.
   // Listened on first: a taken port stops the run before the earlier recording is moved aside.
   const metrics = config.metrics.enabled ? new VenueMetrics() : undefined;
   if (metrics !== undefined) {
     const metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
     logger.info({ url: metricsUrl }, 'Prometheus metrics served');
+    options.onMetrics?.(metricsUrl);
   }
   let embedded: EmbeddedPaperVenue | undefined;
   let recorder: SessionRecorder | undefined;
   let client: MarketDataClient | undefined;
   let gaps: Subscription | undefined;
+  let stopped: Pick<RecordRunOutcome, 'stoppedBy' | 'failure'>;
   // What it was starting, until it records: `/readyz` names it, and why, if it fails.
-  let starting: string | undefined = 'cannot start its paper venue';
+  let starting: string | undefined =
+    config.mode === 'paper' ? 'cannot start its paper venue' : 'cannot read its instruments from the venue';
   try {
-    // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
-    const realtime =
-      config.paper === undefined
-        ? loaded
-        : { ...loaded, config: { ...config, paper: { ...config.paper, lockstep: false } } };
-    embedded =
-      config.mode === 'paper'
-        ? await startEmbeddedPaperVenue(realtime, instruments, Date.now(), logger)
-        : undefined;
+    const source = await recordSource(loaded, logger);
+    embedded = source.embedded;
     const venue = embedded?.venue;
+    const { instruments, clock, synthetic } = source;
     const url = venue?.marketDataWsUrl ?? config.venue?.marketDataWsUrl;
     starting = 'cannot find its market data stream';
     if (url === undefined) throw new Error(`${loaded.file} has no venue section`);
-    const clock = venue === undefined ? () => Date.now() : () => venue.now();
-    // A venue serving SYNTHETIC data (`keel venue`) says so: the recording is labelled, as a session's is.
-    const synthetic = embedded?.synthetic ?? (await liveFeedIsSynthetic(config.venue));
     // A recording that cannot be written (a full disk) ends the run: recording is all it does.
     let failure: string | undefined;
     let stopOnFailure = (): void => {};
@@ -188,6 +186,7 @@ async function recordWatched(
           failure = message;
           stopOnFailure();
         },
+        afterFailure: 'keel record stops',
       },
     );
     recorder = opened;
@@ -198,6 +197,8 @@ async function recordWatched(
     gaps = market.events.subscribe((event) => {
       if (event.kind === 'gap') opened.gap(event);
     });
+    // One still down at the stop has not reconnected: the recorder writes its gaps as it closes.
+    gaps.add(market.status.subscribe((status) => opened.marketStream(status.state === 'up' ? 'up' : 'down')));
     if (metrics !== undefined) {
       metrics.watchVenue(market.status, { market: market.counters });
       market.events.subscribe((event) => metrics.events.inc({ kind: event.kind }));
@@ -231,7 +232,7 @@ async function recordWatched(
       if (failure !== undefined) stopOnFailure();
     });
     metrics?.stopping(`keel record is stopping (${recordStopWords(stoppedBy)})`);
-    return { path, frames: opened.recorded, stoppedBy, ...(failure === undefined ? {} : { failure }) };
+    stopped = { stoppedBy, ...(failure === undefined ? {} : { failure }) };
   } catch (error) {
     if (starting !== undefined) metrics?.stopping(startUpFailure('keel record', starting, error));
     throw error;
@@ -244,6 +245,9 @@ async function recordWatched(
     recorder?.close();
     await embedded?.venue.close();
   }
+  // Read once closed: the frames received while it stopped are written by then, and a market
+  // stream still down at the stop has its gaps.
+  return { path, frames: recorder.recorded, warnings: recorder.warnings(), ...stopped };
 }
 
 /** Why a recording stops, as its `/readyz` says it: the signal's name, or what ended it. */
@@ -253,13 +257,33 @@ function recordStopWords(reason: RecordRunOutcome['stoppedBy']): string {
   return reason;
 }
 
-/** Whether a live config's venue says its feed is SYNTHETIC (no venue section: no). */
-async function liveFeedIsSynthetic(venue: KeelConfig['venue']): Promise<boolean> {
-  if (venue === undefined) return false;
-  const rest = venueRestClient(venue, pino({ level: 'silent' }));
-  try {
-    return await feedIsSynthetic(rest);
-  } finally {
-    await rest.close();
+/** Where a recording's frames come from, their instruments, and the clock that stamps them. */
+interface RecordSource {
+  /** The embedded paper venue of a paper config. */
+  readonly embedded: EmbeddedPaperVenue | undefined;
+  readonly instruments: readonly InstrumentSpec[];
+  /** Whether the feed is SYNTHETIC: the recording is labelled, as a session's is. */
+  readonly synthetic: boolean;
+  readonly clock: () => number;
+}
+
+/**
+ * A paper config's embedded paper venue (Keel's built-in specs, its own clock stamping the
+ * frames, as a paper session's), or what a live config's venue says (see {@link liveRecordVenue}).
+ */
+async function recordSource(loaded: LoadedConfig, logger: Logger): Promise<RecordSource> {
+  const { config } = loaded;
+  if (config.mode === 'paper') {
+    const instruments = instrumentSpecsOf(config.instruments);
+    // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
+    const realtime =
+      config.paper === undefined
+        ? loaded
+        : { ...loaded, config: { ...config, paper: { ...config.paper, lockstep: false } } };
+    const embedded = await startEmbeddedPaperVenue(realtime, instruments, Date.now(), logger);
+    const { venue } = embedded;
+    return { embedded, instruments, synthetic: embedded.synthetic, clock: () => venue.now() };
   }
+  if (config.venue === undefined) throw new Error(`${loaded.file} has no venue section`);
+  return { embedded: undefined, ...(await liveRecordVenue(config.venue, config.instruments, logger)) };
 }

@@ -4,12 +4,14 @@ import type { Observable } from 'rxjs';
 import type { GivenUpCause, IntentDenied, IntentGate } from '../../core/kernel/index.ts';
 import {
   type AccountStatus,
+  LIQUIDATION_EVENT_TYPES,
   type Order,
   type Position,
   type StrategyIntent,
   signedPositionQty,
   type VenueStatus,
 } from '../../core/model/index.ts';
+import type { TradingState } from '../../core/risk/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { type ReadyStates, VenueMetrics } from './venue-metrics.ts';
@@ -22,6 +24,9 @@ const ALGO_CHILD_GIVEN_UP_CAUSES: readonly GivenUpCause[] = ['timeout', 'capacit
 
 /** Why the kernel gives up a fill that came early, each a series of `keel_fills_given_up_total`. */
 const FILL_GIVEN_UP_CAUSES: readonly GivenUpCause[] = ['timeout', 'capacity'];
+
+/** The trading states a kill switch trip sets, each a series of `keel_kill_switch_trips_total`. */
+const KILL_SWITCH_TRIP_STATES: readonly Exclude<TradingState, 'ACTIVE'>[] = ['HALTED', 'REDUCING'];
 
 /** What the position and open-order gauges read (the kernel's state). */
 export interface BookSource {
@@ -143,6 +148,17 @@ export class RunMetrics extends VenueMetrics {
     // Each reason's series from the start: a rate or an alert reads 0, not no data.
     for (const reason of ALGO_CHILD_GIVEN_UP_CAUSES) this.algoChildrenGivenUp.inc({ reason }, 0);
     for (const reason of FILL_GIVEN_UP_CAUSES) this.fillsGivenUp.inc({ reason }, 0);
+    for (const state of KILL_SWITCH_TRIP_STATES) this.killSwitchTrips.inc({ state }, 0);
+    for (const type of LIQUIDATION_EVENT_TYPES) this.liquidations.inc({ type }, 0);
+  }
+
+  /**
+   * Starts `keel_strategy_faults_total` of each strategy at 0, so a rate or an alert on it reads 0
+   * until the first fault, not no data.
+   * @param strategyIds - the session's strategies
+   */
+  watchStrategies(strategyIds: readonly string[]): void {
+    for (const strategy of strategyIds) this.strategyFaults.inc({ strategy }, 0);
   }
 
   /**
@@ -286,14 +302,20 @@ export class RunMetrics extends VenueMetrics {
  * A live or paper session's metrics, their endpoint serving when `metrics.enabled`.
  * @param settings - the config's `metrics` section
  * @param logger - where the endpoint's URL is logged
+ * @param onServed - told the endpoint's URL once it serves
  * @returns the metrics; close them when the session ends
  * @throws PortInUse when another process listens on the port; the server's error otherwise
  */
-export async function servedRunMetrics(settings: KeelConfig['metrics'], logger: Logger): Promise<RunMetrics> {
+export async function servedRunMetrics(
+  settings: KeelConfig['metrics'],
+  logger: Logger,
+  onServed?: (url: string) => void,
+): Promise<RunMetrics> {
   const metrics = new RunMetrics(() => Date.now());
   if (settings.enabled) {
     const url = await metrics.listen(settings.host, settings.port);
     logger.info({ url }, 'Prometheus metrics served');
+    onServed?.(url);
   }
   return metrics;
 }

@@ -95,6 +95,7 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     );
     unswept.push(failure.reason);
   });
+  options.metrics.watchStrategies(strategyIds);
   kernel.faults.subscribe((fault) => {
     options.metrics.strategyFaults.inc({ strategy: fault.strategyId });
     if (config.risk.cancelOrdersOnFault)

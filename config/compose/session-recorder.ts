@@ -14,11 +14,17 @@ export interface SessionRecorderOptions {
   /** How often buffered frames are written at the latest; default {@link RECORDING_FLUSH_EVERY_MS}. */
   readonly flushEveryMs?: number;
   /**
-   * Told once, when the recording cannot be written (a full disk): what failed, naming the file.
-   * The session goes on; the recorder records nothing more (see {@link SessionRecorder.warnings}).
+   * Told once, when the recording cannot be written (a full disk): what failed, naming the file,
+   * and {@link afterFailure}. The recorder records nothing more (see {@link SessionRecorder.warnings}).
    */
   readonly onFailure?: (message: string) => void;
+  /** What the run does once the recording cannot be written, as the failure's message ends; default `the session goes on unrecorded`. */
+  readonly afterFailure?: string;
 }
+
+/** Why gaps of the market stream still down when the recording stops say so. */
+export const DOWN_AT_STOP_REASON =
+  'market-data WebSocket still down when the recording stopped: data between fromTs and ts was missed';
 
 /**
  * Records a live or paper session through the venue adapter's recorder tap: every inbound
@@ -34,7 +40,7 @@ export interface SessionRecorderOptions {
  * is buffered after it, so memory stays bounded however long the session goes on.
  */
 export class SessionRecorder {
-  /** Frames recorded so far. */
+  /** Frames written to the recording so far (those still buffered are counted once written). */
   recorded = 0;
   /** Frames (and gap records) left out of the recording since writing it failed. */
   dropped = 0;
@@ -44,6 +50,12 @@ export class SessionRecorder {
   private readonly flushTimer: NodeJS.Timeout;
   /** The receive time of the last market-data frame recorded: where a gap starts. */
   private lastFrameTs: number | undefined;
+  /** Frames appended but not yet written: counted in {@link recorded} once a write takes them. */
+  private unwritten = 0;
+  /** When the market stream went down (on the recorder's clock), while it is down. */
+  private marketDownAt: number | undefined;
+  /** The market stream's outage the recording stopped in, from the last frame to the stop. */
+  private downAtStop: { readonly fromTs: number; readonly ts: number } | undefined;
 
   private constructor(
     private readonly writer: RecordingWriter,
@@ -52,6 +64,9 @@ export class SessionRecorder {
     readonly keptPrevious: string | undefined,
     private readonly flushEveryMs: number,
     private readonly onFailure: (message: string) => void,
+    private readonly afterFailure: string,
+    /** The syms a gap at the stop is written for: the header's. */
+    private readonly syms: readonly string[],
   ) {
     this.flushTimer = setInterval(() => this.writing(() => this.writer.flush()), flushEveryMs);
     // The timer only bounds what a crash loses: it never keeps the process alive.
@@ -84,6 +99,8 @@ export class SessionRecorder {
       kept,
       options.flushEveryMs ?? RECORDING_FLUSH_EVERY_MS,
       options.onFailure ?? (() => {}),
+      options.afterFailure ?? 'the session goes on unrecorded',
+      header.symbols,
     );
   }
 
@@ -105,13 +122,13 @@ export class SessionRecorder {
       msg = raw.text;
     }
     const recvTs = this.clock();
+    this.unwritten++;
     if (
       !this.writing(() =>
         this.writer.append(recvTs, raw.source === 'market' ? 'market-data' : 'private', msg),
       )
     )
       return;
-    this.recorded++;
     if (raw.source === 'market') this.lastFrameTs = recvTs;
   };
 
@@ -135,13 +152,33 @@ export class SessionRecorder {
   }
 
   /**
-   * What the result must say of the recording: nothing while it is whole; once writing it failed,
-   * from when it is incomplete, why, and how many frames it lacks.
-   * @returns one warning, or none
+   * Follows the market stream's connection: when the recording closes while it is down, a gap
+   * record per sym says the data from the last frame to the stop was missed (the market-data
+   * client writes its gaps only once it reconnects), and {@link warnings} says so.
+   * @param state - the stream's state as it changed
+   */
+  marketStream(state: 'up' | 'down'): void {
+    if (state === 'up') this.marketDownAt = undefined;
+    else this.marketDownAt ??= this.clock();
+  }
+
+  /**
+   * What the result must say of the recording: nothing while it is whole; that the market stream
+   * was down when it stopped; once writing it failed, from when it is incomplete, why, and how
+   * many frames it lacks.
+   * @returns the warnings, or none
    */
   warnings(): string[] {
-    if (this.failure === undefined) return [];
+    const down = this.downAtStop;
+    const downWarning =
+      down === undefined
+        ? []
+        : [
+            `market data down from ${new Date(down.fromTs).toISOString()} until the stop at ${new Date(down.ts).toISOString()} (${(down.ts - down.fromTs) / 1000} s): the market-data WebSocket had not reconnected; the recording ${shownPath(this.writer.path)} holds a gap record for it per sym`,
+          ];
+    if (this.failure === undefined) return downWarning;
     return [
+      ...downWarning,
       `the recording ${shownPath(this.writer.path)} is incomplete: writing it failed at ${new Date(this.failure.ts).toISOString()} (${this.failure.message}); the ${this.dropped} frames received after that are not in it, nor the last frames before it that were still buffered (at most ${this.flushEveryMs} ms of them)`,
     ];
   }
@@ -149,6 +186,7 @@ export class SessionRecorder {
   /** Writes what is buffered, syncs and closes the file. Closing twice is harmless; so is closing after a failed write. */
   close(): void {
     clearInterval(this.flushTimer);
+    this.gapsAtStop();
     // Closing writes and syncs the file: a failure there is told like any other failed write.
     if (this.writing(() => this.writer.close())) return;
     try {
@@ -156,6 +194,26 @@ export class SessionRecorder {
     } catch {
       // The recording had already failed (and was told); closing only releases the file.
     }
+  }
+
+  /** Writes a gap per sym when the market stream is down as the recording closes (once). */
+  private gapsAtStop(): void {
+    if (this.marketDownAt === undefined || this.failure !== undefined) return;
+    const ts = this.clock();
+    const fromTs = Math.min(this.lastFrameTs ?? this.marketDownAt, ts);
+    this.marketDownAt = undefined;
+    for (const sym of this.syms) {
+      const gap = { kind: 'gap' as const, sym, reason: DOWN_AT_STOP_REASON, fromTs, ts, recvTs: ts };
+      if (!this.writing(() => this.writer.append(ts, 'market-data', gapRecordMessage(gap)))) return;
+    }
+    this.downAtStop = { fromTs, ts };
+  }
+
+  /** Counts the frames appended as written once nothing waits in the buffer. */
+  private counted(): void {
+    if (this.writer.buffered) return;
+    this.recorded += this.unwritten;
+    this.unwritten = 0;
   }
 
   /**
@@ -166,12 +224,13 @@ export class SessionRecorder {
     if (this.failure !== undefined) return false;
     try {
       write();
+      this.counted();
       return true;
     } catch (error) {
       const message = (error as Error).message;
       this.failure = { ts: this.clock() || Date.now(), message };
       this.onFailure(
-        `cannot write the recording ${shownPath(this.writer.path)} (${message}): it stops here, the session goes on unrecorded`,
+        `cannot write the recording ${shownPath(this.writer.path)} (${message}): it stops here, ${this.afterFailure}`,
       );
       return false;
     }

@@ -34,6 +34,8 @@ export interface SessionRunOptions {
   readonly handleSignals?: boolean;
   /** Called once the venue is up (paper: the embedded venue's URL). */
   readonly onVenue?: (restUrl: string, synthetic: boolean) => void;
+  /** Told the `/metrics` URL once it is served (with `metrics.enabled`). */
+  readonly onMetrics?: (url: string) => void;
 }
 
 /** A session's outcome, or the located config problems that stopped it before it began. */
@@ -87,7 +89,7 @@ async function runLockedSession(
   // Served before the steps that may take a while (the warm-up history's read, the paper venue's
   // start, the live venue's first replies): `/healthz` answers through them, and `/readyz` says
   // the session is not ready, and which step failed while the endpoint closes.
-  const metrics = await servedRunMetrics(config.metrics, logger);
+  const metrics = await servedRunMetrics(config.metrics, logger, options.onMetrics);
   const starting: StartUpStep = { what: 'cannot start', handedOver: false };
   try {
     return await runServedSession(loaded, slots, lock, options, { logger, metrics, starting });
@@ -145,6 +147,7 @@ async function runServedSession(
     ...(durationSec === undefined ? {} : { durationMs: durationSec * 1000 }),
     ...(options.status === undefined ? {} : { status: options.status }),
     ...(options.onFill === undefined ? {} : { onFill: options.onFill }),
+    ...(options.onMetrics === undefined ? {} : { onMetrics: options.onMetrics }),
     ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
     ...(warmUp === undefined ? {} : { warmUp }),
   };

@@ -63,6 +63,8 @@ export class VenueMetrics {
    * @param counters - the inbound counters by source (`LiveVenue.counters`), mutated by the clients
    */
   watchVenue(status: Observable<VenueStatus>, counters: Readonly<Record<string, InboundCounters>>): void {
+    // Each stream's series from the start: a rate or an alert reads 0, not no data.
+    for (const stream of this.readyStates.keys()) this.venueReconnects.inc({ stream }, 0);
     const wasDown = new Set<string>();
     status.subscribe((change) => {
       this.streams.set(change.stream, change);

@@ -124,6 +124,12 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
   live.marketData.events.subscribe((event) => {
     if (event.kind === 'gap' && !stopping()) recorder?.gap(event);
   });
+  // Those gaps come with the reconnect, and not while stopping: a stream down when the session
+  // begins to stop gets its gap from the recorder as it closes, from its last frame. One that drops
+  // while stopping missed nothing recorded (no market frame is, then).
+  live.marketData.status.subscribe((status) => {
+    if (!stopping()) recorder?.marketStream(status.state === 'up' ? 'up' : 'down');
+  });
   // The venue releases nothing until it has the ack sent while the private socket was down.
   if (acks !== undefined)
     live.privateWs.connection.subscribe((event) => {

@@ -70,6 +70,8 @@ export interface VenueSessionOptions {
   readonly status?: StatusSink;
   /** Called on every fill (e.g. to print it). */
   readonly onFill?: (fill: Execution) => void;
+  /** Told the `/metrics` URL once it is served (with `metrics.enabled`). */
+  readonly onMetrics?: (url: string) => void;
   /** Install SIGINT / SIGTERM handlers for a graceful stop (default true). */
   readonly handleSignals?: boolean;
   /** The fill model behind the venue, for the report. */

@@ -74,7 +74,7 @@ async function startAndRunVenueSession(
   startUp: StartUpSignals,
 ): Promise<VenueSessionOutcome> {
   const { config, logger } = options;
-  const metrics = options.metrics ?? (await servedRunMetrics(config.metrics, logger));
+  const metrics = options.metrics ?? (await servedRunMetrics(config.metrics, logger, options.onMetrics));
   const { path: recordingPath, recorder } = await openVenueSessionRecording({
     ...options,
     venueLabel: options.venue.label,

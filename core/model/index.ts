@@ -84,7 +84,7 @@ export type {
   LiquidationPositionRecord,
   LiquidationPositionSnapshot,
 } from './liquidation.ts';
-export { LIQUIDATION_NODE_TYPES } from './liquidation.ts';
+export { LIQUIDATION_EVENT_TYPES, LIQUIDATION_NODE_TYPES } from './liquidation.ts';
 export { hourlyLoanInterest } from './loan-interest.ts';
 export type {
   BarEvent,

@@ -6,7 +6,10 @@ import type { PositionSide } from './position.ts';
  * The two liquidation event types. The spec says there are two but not their names: these are
  * Keel's names (partial liquidation of some positions, or the whole portfolio).
  */
-export type LiquidationEventType = 'PARTIAL_LIQUIDATION' | 'FULL_LIQUIDATION';
+export const LIQUIDATION_EVENT_TYPES = ['PARTIAL_LIQUIDATION', 'FULL_LIQUIDATION'] as const;
+
+/** One of {@link LIQUIDATION_EVENT_TYPES}. */
+export type LiquidationEventType = (typeof LIQUIDATION_EVENT_TYPES)[number];
 
 /**
  * The nine node types a liquidation process passes through. The spec says there are nine but

@@ -41,6 +41,8 @@ export interface LiveSessionRun {
    * place of the venue's own in its REST and WebSocket URLs alike.
    */
   readonly viaPort?: number;
+  /** A port on 127.0.0.1 the session's market-data WebSocket reaches the venue through, in place of `viaPort` or the venue's own. */
+  readonly marketDataViaPort?: number;
   /** Whether the session takes SIGINT / SIGTERM / SIGHUP, as `keel run` does (default false: it stops on its duration). */
   readonly handleSignals?: boolean;
 }
@@ -142,10 +144,10 @@ export function liveSessionRigs(
       async run(session) {
         const dir = session.dir ?? newDir();
         const file = join(dir, `session-${++runs}.yaml`);
-        const via = (url: string): string => {
-          if (session.viaPort === undefined) return url;
+        const via = (url: string, port = session.viaPort): string => {
+          if (port === undefined) return url;
           const moved = new URL(url);
-          moved.port = String(session.viaPort);
+          moved.port = String(port);
           return moved.toString().replace(/\/$/, '');
         };
         writeFileSync(
@@ -154,7 +156,7 @@ export function liveSessionRigs(
 venue:
   restUrl: ${session.restUrl ?? via(venue.restUrl)}
   privateWsUrl: ${via(venue.privateWsUrl)}
-  marketDataWsUrl: ${via(venue.marketDataWsUrl)}
+  marketDataWsUrl: ${via(venue.marketDataWsUrl, session.marketDataViaPort ?? session.viaPort)}
   apiKey: \${${KEY_VAR}}
   apiSecret: \${${SECRET_VAR}}
 portfolios: { main: main }

@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { metricsUrlPrinter } from '../metrics-url-printer.ts';
 import { portInUseLocation } from '../port-in-use-location.ts';
 
 /** Options of `keel record`. */
@@ -41,10 +42,12 @@ export async function recordCommand(
     const outcome = await recordMarketData(loaded, {
       ...(options.out === undefined ? {} : { out: options.out }),
       ...(options.durationSec === undefined ? {} : { durationSec: options.durationSec }),
+      onMetrics: metricsUrlPrinter(loaded.config, io),
     });
+    for (const warning of outcome.warnings) io.stderr.write(`⚠ ${warning}\n`);
     if (outcome.stoppedBy === 'write-failed') {
       io.stderr.write(
-        `✖ keel record: ${outcome.failure ?? 'the recording could not be written'}; ${outcome.frames} market-data frames were recorded before\n`,
+        `✖ keel record: ${outcome.failure ?? 'the recording could not be written'}; ${outcome.frames} market-data frames were written to it before\n`,
       );
       return EXIT.RUNTIME_FAILURE;
     }

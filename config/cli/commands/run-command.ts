@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { metricsUrlPrinter } from '../metrics-url-printer.ts';
 import { portInUseLocation } from '../port-in-use-location.ts';
 
 /** Options of `keel run`. */
@@ -35,6 +36,7 @@ export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: 
       ...(options.durationSec === undefined ? {} : { durationSec: options.durationSec }),
       status: process.stderr,
       onFill: (fill) => io.stdout.write(`${formatFill(fill)}\n`),
+      onMetrics: metricsUrlPrinter(loaded.config, io),
       onVenue: (url, isSynthetic) => {
         synthetic = isSynthetic;
         io.stdout.write(

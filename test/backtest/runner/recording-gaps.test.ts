@@ -21,6 +21,23 @@ describe('gaps of a run’s recordings', () => {
     ]);
   });
 
+  // One outage of a 2-sym recording (a gap record per sym) read "missed 2 times".
+  it('counts the gaps of several syms over one span as one outage, naming its syms', () => {
+    const gaps = new RecordingGaps(undefined);
+    gaps.note('a.jsonl', gap(T, T + 1500, 'BTC'));
+    gaps.note('a.jsonl', gap(T, T + 1500, 'ETH'));
+    expect(gaps.warnings(['a.jsonl'])).toEqual([
+      'recording a.jsonl: market data was missed 1 time while it was recorded (its connection dropped), for BTC, ETH from 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:01.500Z (1.5 s); the run replayed the hole as a market without events',
+    ]);
+    gaps.note('a.jsonl', gap(T + 60_000, T + 62_000, 'BTC'));
+    gaps.note('a.jsonl', gap(T + 60_000, T + 62_000, 'ETH'));
+    expect(gaps.warnings(['a.jsonl'])).toEqual([
+      expect.stringContaining(
+        'missed 2 times while it was recorded (its connection dropped), the first for BTC, ETH from',
+      ),
+    ]);
+  });
+
   it('leaves out a gap wholly outside the replay window', () => {
     const gaps = new RecordingGaps({ from: T + 10_000, to: T + 20_000 });
     gaps.note('a.jsonl', gap(T, T + 9_999));

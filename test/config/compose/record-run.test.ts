@@ -3,16 +3,20 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { listFeed, type PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { readRecords } from '../../../backtest/recording/index.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import { recordMarketData } from '../../../config/compose/record-run.ts';
+import { DOWN_AT_STOP_REASON } from '../../../config/compose/session-recorder.ts';
 import { parseConfigText } from '../../../config/loader/index.ts';
 import { decodeSessionRecord } from '../../../config/session-decoder.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
 import { MarketDataClient } from '../../../core/venue/index.ts';
 import { aFreePort } from '../../kit/free-port.ts';
-import { aPaperVenue, closedAfterEachTest } from '../../kit/paper-venue-builders.ts';
+import { startFreezableTcpProxy } from '../../kit/freezable-tcp-proxy.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aPaperVenue, closedAfterEachTest, T0 } from '../../kit/paper-venue-builders.ts';
+import { bboPush } from '../../kit/paper-venue-client.ts';
 import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { tempDir } from '../../kit/recording-files.ts';
 
@@ -29,6 +33,7 @@ describe('keel record (live mode) against `keel venue` serving a SYNTHETIC feed'
     options: Parameters<typeof recordMarketData>[1],
     extra = '',
     marketDataQuery = '',
+    instruments: readonly string[] = ['BINANCE_PERP_BTC_USDT'],
   ) {
     const yaml = `mode: live
 name: rec
@@ -38,7 +43,7 @@ venue:
   apiKey: \${KEY}
   apiSecret: \${SECRET}
 instruments:
-  - BINANCE_PERP_BTC_USDT
+${instruments.map((sym) => `  - ${sym}`).join('\n')}
 strategies:
   - id: mm
     use: market-maker
@@ -81,6 +86,51 @@ ${extra}`;
     expect(header.venue).toBe(`${opened.venue.marketDataWsUrl}?token=[redacted]`);
   });
 
+  // It stamped frames with this machine's clock: against `keel venue --speed 5` the data ran 257 s
+  // ahead of the receive times, and a backtest of the recording ran on the wrong time line.
+  it("stamps the frames with the venue's time as a live session estimates it, not this machine's", async () => {
+    // Quotes every 100 ms from T0 (months before this machine's time), replayed at 5x.
+    const quotes = Array.from({ length: 200 }, (_, i) =>
+      bboPush('BINANCE_PERP_BTC_USDT', '100.0', '100.1', T0 + i * 100),
+    );
+    opened.venue = await aPaperVenue({ feed: listFeed(quotes), pacing: { mode: 'realtime', speed: 5 } });
+    const out = join(temp.dir, 'venue-time.jsonl');
+    await recordFrom(opened.venue, 'venue-time', { out, durationSec: 1.5, handleSignals: false });
+    const records = [];
+    for await (const record of readRecords(out)) records.push(record);
+    const quoted = records.flatMap((r) => {
+      const ts = (r.msg as { data?: { ts?: number } }).data?.ts;
+      return r.source === 'market-data' && ts !== undefined ? [{ recvTs: r.recvTs, ts }] : [];
+    });
+    expect(quoted.length).toBeGreaterThan(0);
+    // The Date header's second, at 5x, and the frame's way from the venue.
+    for (const { recvTs, ts } of quoted) expect(Math.abs(recvTs - ts)).toBeLessThan(6_000);
+  }, 20_000);
+
+  // It took the specs from Keel's built-in ones, as a paper run does: a sym without one was refused.
+  it('records an instrument Keel has no built-in spec for, the venue listing it, as `keel run` takes it', async () => {
+    opened.venue = await aPaperVenue({
+      instruments: [anInstrument('BINANCE_PERP_BTC_USDT'), anInstrument('OKX_SPOT_XRP_USDT')],
+    });
+    const out = join(temp.dir, 'unlisted-spec.jsonl');
+    await recordFrom(opened.venue, 'unlisted-spec', { out, durationSec: 0.3, handleSignals: false }, '', '', [
+      'BINANCE_PERP_BTC_USDT',
+      'OKX_SPOT_XRP_USDT',
+    ]);
+    const header = JSON.parse(readFileSync(out, 'utf8').split('\n')[0] as string);
+    expect(header.symbols).toEqual(['BINANCE_PERP_BTC_USDT', 'OKX_SPOT_XRP_USDT']);
+  }, 20_000);
+
+  it('refuses a sym the venue does not list, naming it', async () => {
+    opened.venue = await aPaperVenue();
+    const out = join(temp.dir, 'unlisted.jsonl');
+    await expect(
+      recordFrom(opened.venue, 'unlisted', { out, durationSec: 0.3, handleSignals: false }, '', '', [
+        'OKX_SPOT_XRP_USDT',
+      ]),
+    ).rejects.toThrow('the venue does not list instrument OKX_SPOT_XRP_USDT');
+  }, 20_000);
+
   it('writes a gap record when the market-data connection drops and comes back, and a backtest of the file warns of it', async () => {
     opened.venue = await aPaperVenue();
     const venue = opened.venue;
@@ -116,6 +166,48 @@ ${extra}`;
     );
   }, 20_000);
 
+  // The client writes gaps on its reconnect only: a stream still down at the stop left no gap and no warning.
+  it('writes a gap per sym when the market stream is still down at the stop, warns, and its backtest warns too', async () => {
+    opened.venue = await aPaperVenue();
+    const venue = opened.venue;
+    const proxy = await startFreezableTcpProxy(Number(new URL(venue.marketDataWsUrl).port));
+    const viaProxy = new URL(venue.marketDataWsUrl);
+    viaProxy.port = String(proxy.port);
+    const out = join(temp.dir, 'down-at-stop.jsonl');
+    const recording = recordFrom(
+      { restUrl: venue.restUrl, marketDataWsUrl: viaProxy.toString() } as PaperVenue,
+      'down-at-stop',
+      { out, durationSec: 2.5, handleSignals: false },
+    );
+    await sleep(700);
+    venue.feed.step(1);
+    await sleep(300);
+    // Every connection cut, and none taken any more: the stream stays down until the stop.
+    await proxy.close();
+    const outcome = await recording;
+    expect(outcome.warnings).toEqual([
+      expect.stringMatching(
+        /^market data down from .* until the stop at .*down-at-stop\.jsonl holds a gap record/,
+      ),
+    ]);
+    const gaps = [];
+    for await (const record of readRecords(out)) {
+      const gap = (record.msg as { keelGap?: { sym: string; reason: string } }).keelGap;
+      if (gap !== undefined) gaps.push(gap);
+    }
+    expect(gaps).toEqual([
+      expect.objectContaining({ sym: 'BINANCE_PERP_BTC_USDT', reason: DOWN_AT_STOP_REASON }),
+    ]);
+    const decode = (r: Parameters<typeof decodeSessionRecord>[0]) =>
+      decodeSessionRecord(r) as MarketEvent | null | Error;
+    const result = await runBacktest(quotingBacktestOptions(out, decode));
+    expect(result.meta.warnings).toContainEqual(
+      expect.stringMatching(
+        /down-at-stop\.jsonl: market data was missed .*still down when the recording stopped/,
+      ),
+    );
+  }, 20_000);
+
   it('stops with the failure, naming the file, when the recording cannot be written (a full disk)', async () => {
     opened.venue = await aPaperVenue();
     const venue = opened.venue;
@@ -129,6 +221,11 @@ ${extra}`;
       const outcome = await recording;
       expect(outcome.stoppedBy).toBe('write-failed');
       expect(outcome.failure).toMatch(/^cannot write the recording .*full\.jsonl \(EFBIG/);
+      // It said "the session goes on unrecorded", and counted the frames buffered, not those written.
+      expect(outcome.failure).toMatch(/: it stops here, keel record stops$/);
+      let written = 0;
+      for await (const record of readRecords(out)) if (record.source === 'market-data') written++;
+      expect(outcome.frames).toBe(written);
     } finally {
       execFileSync('prlimit', ['--pid', String(process.pid), '--fsize=unlimited:unlimited']);
     }

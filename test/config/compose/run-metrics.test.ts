@@ -226,6 +226,30 @@ describe('run metrics', () => {
     expect(again).toContain('keel_venue_reconciled 1');
   });
 
+  // They were absent until their first increment: a rate or an alert on them read no data, not 0.
+  it('serves the counters whose label values are known from the start at 0', async () => {
+    metrics = new RunMetrics(() => 0);
+    metrics.watchVenue(new Subject<VenueStatus>(), {
+      private: createInboundCounters(),
+      market: createInboundCounters(),
+      rest: createInboundCounters(),
+    });
+    metrics.watchStrategies(['mm', 'sma']);
+    const text = await metrics.scrape();
+    for (const series of [
+      'keel_venue_reconnects_total{stream="private"} 0',
+      'keel_venue_reconnects_total{stream="market"} 0',
+      'keel_kill_switch_trips_total{state="HALTED"} 0',
+      'keel_kill_switch_trips_total{state="REDUCING"} 0',
+      'keel_strategy_faults_total{strategy="mm"} 0',
+      'keel_strategy_faults_total{strategy="sma"} 0',
+      'keel_liquidations_total{type="PARTIAL_LIQUIDATION"} 0',
+      'keel_liquidations_total{type="FULL_LIQUIDATION"} 0',
+    ])
+      expect(text).toContain(`${series}\n`);
+    expect(text).not.toContain('keel_venue_reconnects_total{stream="rest"}');
+  });
+
   it('is ready on /readyz only while the private stream is reconciled and the market stream up, as keel_venue_reconciled and keel_venue_connected read', async () => {
     metrics = new RunMetrics(() => 0);
     const status = new Subject<VenueStatus>();
