@@ -7,6 +7,8 @@ import {
   type PlaceOrderIntent,
   unknownFieldValue,
 } from '../model/index.ts';
+import type { AlgoRequestKind } from './algo-order-requests.ts';
+import { cancelAllTargets, closeTargets } from './algo-request-targets.ts';
 import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightCloses } from './in-flight-closes.ts';
@@ -309,18 +311,26 @@ export class IntentPipeline {
       case 'cancelAlgoOrder':
         this.requests.sent(intent.ref, ownerId);
         this.algosInFlight.cancelling(intent.ref, intent.target);
+        this.algoRequest(intent.ref, 'cancel', [intent.target]);
         return;
       case 'cancelAllAlgoOrders':
         this.requests.sent(intent.ref, ownerId);
+        this.algoRequest(intent.ref, 'cancel', cancelAllTargets(this.state.openAlgoOrders(ownerId), intent));
         return;
       case 'replaceAlgoOrder':
         this.requests.sent(intent.ref, ownerId);
         this.algosInFlight.replacing(intent);
+        this.algoRequest(intent.ref, 'replace', [intent.target]);
         return;
       case 'closePosition':
       case 'closePositions':
         orders.ownClose(intent.ref, ownerId);
         this.closes.sending(intent, ownerId);
+        this.algoRequest(
+          intent.ref,
+          'close',
+          closeTargets(this.state.openAlgoOrders(), intent, this.state.positionMode()),
+        );
         return;
       case 'placeAlgoOrder':
         orders.own(intent.ref, ownerId);
@@ -331,6 +341,13 @@ export class IntentPipeline {
         orders.own(intent.ref, ownerId);
         return;
     }
+  }
+
+  /** Records a request on algo orders and marks those it cancels or replaces `pending`. */
+  private algoRequest(ref: string, kind: AlgoRequestKind, algoRefs: readonly string[]): void {
+    const requests = this.state.algoRequests;
+    requests.sent(ref, kind, algoRefs);
+    for (const algoRef of algoRefs) this.state.orders.markAlgo(algoRef, requests.pendingOf(algoRef));
   }
 
   private denial(
