@@ -20,6 +20,7 @@ import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import { hasGeneratedForm } from './strategy-refs.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
+import { targetKindCheck } from './target-kind-check.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import type { VenueConnectivity } from './venue-connectivity.ts';
 
@@ -90,7 +91,10 @@ export class IntentPipeline {
       this.cancelStops(stops);
       return;
     }
-    const failed = ownershipCheck(runner.id, rest, this.state.orders) ?? this.connectivity.check(rest);
+    const failed =
+      ownershipCheck(runner.id, rest, this.state.orders) ??
+      targetKindCheck(rest, this.state) ??
+      this.connectivity.check(rest);
     if (failed !== undefined) {
       this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
       return;
