@@ -83,6 +83,13 @@ describe('order book checks', () => {
       expectDenied('modifyTarget', modify('0.4'), view);
       expectApproved(modify('0.6'), view);
     });
+    it('denies replacing an algo order it knows nothing of, whose terms no size or limit check could judge', () => {
+      expectDenied(
+        'modifyTarget',
+        { kind: 'replaceAlgoOrder', ref: 'r', target: 'no-such-algo', sym: BTC, qty: D('5') },
+        aRiskView(),
+      );
+    });
     it('passes modifying its own open order', () => {
       const view = aRiskView();
       view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'mine' }) }];
