@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { ZodType } from 'zod';
 import type {
+  AlgoOrder,
   BarEvent,
   Execution,
   Intent,
@@ -70,6 +71,16 @@ export interface StrategyHooks<P, S> {
    * strategy halted by a fault still fires (as one held by the venue would), unheard.
    */
   readonly onTrailingStop?: (ctx: StrategyContext<P, S>, stop: TrailingStop) => IntentOutput;
+  /**
+   * The venue reported one of the strategy's algo orders (`ctx.order.algo`, and the take-profit /
+   * stop-loss legs attached to its orders): NEW when the venue took it and after each replace,
+   * TRIGGERED when it fired (its order then comes to `onOrder` with `algoRef` set to this algo
+   * order's `clientAlgoOrderId`), CANCELLED (`cancelReason` says why when Keel can tell: `cancel`,
+   * `closePosition`, `siblingTriggered`), FAILED (the venue could not place its order: that order
+   * comes to `onOrder` REJECTED with the venue's reason). Each report once; a stale or repeated one
+   * is not delivered. An algo order the venue refuses to place comes to `onDenied` instead.
+   */
+  readonly onAlgoOrder?: (ctx: StrategyContext<P, S>, algo: AlgoOrder) => IntentOutput;
   /**
    * Live and paper sessions: a venue stream's connection changed. `{ stream: 'private', state:
    * 'down' }` means orders, fills and positions may be stale: from then until `{ stream:

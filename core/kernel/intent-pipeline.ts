@@ -8,6 +8,8 @@ import {
   unknownFieldValue,
 } from '../model/index.ts';
 import type { ApprovedIntent } from '../risk/index.ts';
+import type { AlgoRequestKind } from './algo-order-requests.ts';
+import { cancelAllTargets, closeTargets } from './algo-request-targets.ts';
 import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightCloses } from './in-flight-closes.ts';
@@ -19,6 +21,7 @@ import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import { hasGeneratedForm } from './strategy-refs.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
+import { targetKindCheck } from './target-kind-check.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import type { VenueConnectivity } from './venue-connectivity.ts';
 
@@ -89,7 +92,10 @@ export class IntentPipeline {
       this.cancelStops(stops);
       return;
     }
-    const failed = ownershipCheck(runner.id, rest, this.state.orders) ?? this.connectivity.check(rest);
+    const failed =
+      ownershipCheck(runner.id, rest, this.state.orders) ??
+      targetKindCheck(rest, this.state) ??
+      this.connectivity.check(rest);
     if (failed !== undefined) {
       this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
       return;
@@ -310,18 +316,26 @@ export class IntentPipeline {
       case 'cancelAlgoOrder':
         this.requests.sent(intent.ref, ownerId);
         this.algosInFlight.cancelling(intent.ref, intent.target);
+        this.algoRequest(intent.ref, 'cancel', [intent.target]);
         return;
       case 'cancelAllAlgoOrders':
         this.requests.sent(intent.ref, ownerId);
+        this.algoRequest(intent.ref, 'cancel', cancelAllTargets(this.state.openAlgoOrders(ownerId), intent));
         return;
       case 'replaceAlgoOrder':
         this.requests.sent(intent.ref, ownerId);
         this.algosInFlight.replacing(intent);
+        this.algoRequest(intent.ref, 'replace', [intent.target]);
         return;
       case 'closePosition':
       case 'closePositions':
         orders.ownClose(intent.ref, ownerId);
         this.closes.sending(intent, ownerId);
+        this.algoRequest(
+          intent.ref,
+          'close',
+          closeTargets(this.state.openAlgoOrders(), intent, this.state.positionMode()),
+        );
         return;
       case 'placeAlgoOrder':
         orders.own(intent.ref, ownerId);
@@ -332,6 +346,13 @@ export class IntentPipeline {
         orders.own(intent.ref, ownerId);
         return;
     }
+  }
+
+  /** Records a request on algo orders and marks those it cancels or replaces `pending`. */
+  private algoRequest(ref: string, kind: AlgoRequestKind, algoRefs: readonly string[]): void {
+    const requests = this.state.algoRequests;
+    requests.sent(ref, kind, algoRefs);
+    for (const algoRef of algoRefs) this.state.orders.markAlgo(algoRef, requests.pendingOf(algoRef));
   }
 
   private denial(

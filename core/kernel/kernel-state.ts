@@ -24,6 +24,7 @@ import type {
 import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
+import { AlgoOrderRequests } from './algo-order-requests.ts';
 import { barKey } from './bar-keys.ts';
 import { BookedFills } from './booked-fills.ts';
 import type { Clock } from './clock.ts';
@@ -91,6 +92,12 @@ export class KernelState implements RiskView {
   readonly closes: InFlightCloses;
   /** The algo orders sent and not answered yet: the risk gate counts them as open algo orders. */
   readonly algosInFlight = new InFlightAlgoOrders();
+  /**
+   * Keel's cancels, replaces and closes in flight on algo orders: the intent pipeline records them,
+   * the User Data routing ends them, and they mark an algo order `pending` and name why it ended
+   * CANCELLED.
+   */
+  readonly algoRequests = new AlgoOrderRequests();
   /** The syms of the commands sent lately, for the denial of one the venue refuses. */
   readonly commandSyms = new CommandSyms();
 

@@ -93,6 +93,11 @@ export type MarketInput = Omit<OrderInputBase, 'qty'> & {
 
 /** What a modify changes: new qty and / or price, and optionally the modify's own reference. */
 export interface ModifyInput {
+  /**
+   * The order's new total quantity, its filled part included (not what is left to fill): it must
+   * exceed the order's `executedQty`, or the risk gate denies the modify (`modifyTarget`) as the
+   * venue would refuse it (400001).
+   */
   readonly qty?: Amount;
   readonly price?: Amount;
   /** Caller reference of the modify itself, under the rules of an order's `ref`. */

@@ -1,5 +1,5 @@
 import { isNewerOrderUpdate } from '../execution/index.ts';
-import type { AlgoOrder, Order } from '../model/index.ts';
+import type { AlgoOrder, AlgoOrderPending, Order } from '../model/index.ts';
 import { isFinalAlgoState, isFinalOrderState } from '../model/index.ts';
 import { AlgoChildrenAwaiting, type AwaitingAlgoChild } from './algo-children-awaiting.ts';
 import { orderKey } from './order-keys.ts';
@@ -53,6 +53,11 @@ export class OrderRegistry implements LineageLookups {
   readonly openAlgo = new Map<string, AlgoOrder>();
   /** How many open algo orders each parent order has attached (its tp/sl legs), by the parent's orderId. */
   private readonly openLegsByParent = new Map<string, number>();
+  /**
+   * The leg that fired, by its parent's orderId, while the parent's other leg is open: the venue
+   * cancels that one (one-cancels-the-other), which the kernel tells the strategy as the reason.
+   */
+  private readonly triggeredLegs = new Map<string, string>();
   /**
    * Open attached legs beyond the first of their parent: a tp/sl pair is one-cancels-the-other
    * (when one fires, the venue cancels the other), so it counts as one open algo order.
@@ -236,10 +241,7 @@ export class OrderRegistry implements LineageLookups {
    * @returns true when the update changed the state
    */
   applyAlgo(algo: AlgoOrder): boolean {
-    const previous = this.algoByRef.get(algo.clientAlgoOrderId);
-    if (previous !== undefined && (isFinalAlgoState(previous.state) || algo.updateAt < previous.updateAt)) {
-      return false;
-    }
+    if (!this.takesAlgo(algo)) return false;
     if (!this.owners.has(algo.clientAlgoOrderId))
       this.adopt(
         algo.clientAlgoOrderId,
@@ -257,10 +259,73 @@ export class OrderRegistry implements LineageLookups {
       return true;
     }
     this.openAlgo.delete(algo.clientAlgoOrderId);
+    if (algo.state === 'TRIGGERED' && wasOpen !== undefined) this.noteTriggeredLeg(wasOpen);
     if (wasOpen !== undefined) this.legClosed(wasOpen.attachedOrderId);
     const evicted = this.finalAlgos.push(algo.clientAlgoOrderId);
     if (evicted !== undefined) this.forgetAlgo(evicted);
     return true;
+  }
+
+  /**
+   * @param algo - an algo order as reported
+   * @returns whether {@link applyAlgo} would take it: the algo order is not finished, and the
+   *   report is not older than the last one
+   */
+  takesAlgo(algo: AlgoOrder): boolean {
+    const previous = this.algoByRef.get(algo.clientAlgoOrderId);
+    return (
+      previous === undefined || (!isFinalAlgoState(previous.state) && algo.updateAt >= previous.updateAt)
+    );
+  }
+
+  /**
+   * @param algo - an algo order as reported
+   * @returns whether the report says what the last one did (the same state, terms and time: a
+   *   venue's reply and its push of one change, or a lookup's answer), so no strategy hears it twice
+   */
+  repeatsAlgo(algo: AlgoOrder): boolean {
+    const last = this.algoByRef.get(algo.clientAlgoOrderId);
+    return (
+      last !== undefined &&
+      last.state === algo.state &&
+      last.updateAt === algo.updateAt &&
+      last.triggerPrice.eq(algo.triggerPrice) &&
+      last.price.eq(algo.price) &&
+      last.qty.eq(algo.qty)
+    );
+  }
+
+  /**
+   * Marks an open algo order with Keel's request in flight on it, or clears the mark, in place of
+   * the venue's last report (which the next report replaces).
+   * @param ref - the clientAlgoOrderId
+   * @param pending - the mark, undefined to clear it
+   */
+  markAlgo(ref: string, pending: AlgoOrderPending | undefined): void {
+    const algo = this.openAlgo.get(ref);
+    if (algo === undefined || algo.pending === pending) return;
+    const { pending: _, ...unmarked } = algo;
+    const marked: AlgoOrder = pending === undefined ? unmarked : { ...unmarked, pending };
+    this.openAlgo.set(ref, marked);
+    this.algoByRef.set(ref, marked);
+    if (this.algoByVenueId.get(algo.algoOrderId) === algo) this.algoByVenueId.set(algo.algoOrderId, marked);
+  }
+
+  /**
+   * @param algo - an algo order attached to an order (a take-profit or stop-loss leg)
+   * @returns whether the other leg attached to the same order fired, while that order has a leg open
+   */
+  siblingTriggered(algo: AlgoOrder): boolean {
+    const parent = algo.attachedOrderId ?? this.algoByRef.get(algo.clientAlgoOrderId)?.attachedOrderId;
+    if (parent === undefined || parent === '') return false;
+    const fired = this.triggeredLegs.get(parent);
+    return fired !== undefined && fired !== algo.clientAlgoOrderId;
+  }
+
+  private noteTriggeredLeg(algo: AlgoOrder): void {
+    const parent = algo.attachedOrderId;
+    if (parent !== undefined && parent !== '' && (this.openLegsByParent.get(parent) ?? 0) > 1)
+      this.triggeredLegs.set(parent, algo.clientAlgoOrderId);
   }
 
   /**
@@ -284,7 +349,10 @@ export class OrderRegistry implements LineageLookups {
     const open = (this.openLegsByParent.get(parent) ?? 1) - 1;
     if (open > 0) this.secondLegs--;
     if (open > 0) this.openLegsByParent.set(parent, open);
-    else this.openLegsByParent.delete(parent);
+    else {
+      this.openLegsByParent.delete(parent);
+      this.triggeredLegs.delete(parent);
+    }
   }
 
   /**
@@ -348,7 +416,20 @@ export class OrderRegistry implements LineageLookups {
     if (children.length === 0) return;
     const owner = this.owners.get(algo.clientAlgoOrderId);
     if (owner === undefined) return;
-    for (const key of children) if (!this.owners.has(key)) this.own(key, owner);
+    for (const key of children) {
+      if (!this.owners.has(key)) this.own(key, owner);
+      this.stampAlgoRef(key, algo.clientAlgoOrderId);
+    }
+  }
+
+  /** An order that came before the algo order that placed it gets that algo order's reference (`algoRef`). */
+  private stampAlgoRef(key: string, algoRef: string): void {
+    const order = this.byRef.get(key);
+    if (order === undefined || order.algoRef !== undefined || algoRef === '') return;
+    const stamped = { ...order, algoRef };
+    this.byRef.set(key, stamped);
+    if (this.byId.get(order.orderId) === order) this.byId.set(order.orderId, stamped);
+    if (this.open.get(key) === order) this.open.set(key, stamped);
   }
 
   /** The inherited owner, else the strategy whose earlier run's generated reference it carries. */

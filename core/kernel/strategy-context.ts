@@ -115,6 +115,15 @@ export interface StrategyContext<P = unknown, S = unknown> {
   trailingStops(sym?: string): readonly TrailingStop[];
   /** @returns an order by its clientOrderId, whoever owns it */
   orderByRef(ref: string): Order | undefined;
+  /**
+   * An algo order by its clientAlgoOrderId, whoever owns it, open or finished (a finished one while
+   * Keel remembers it: the last 10 000 finished), as the venue last reported it with Keel's marks:
+   * `pending` while a cancel or replace of it is in flight, `cancelReason` once CANCELLED. An algo
+   * order sent and not answered yet is not here (the venue has not numbered it).
+   * @param ref - the clientAlgoOrderId (the `ref` of `ctx.order.algo`)
+   * @returns the algo order, or undefined
+   */
+  algoOrderByRef(ref: string): AlgoOrder | undefined;
 
   /**
    * @returns the balance of a coin, zero when unknown: a venue whose account reply lists no
@@ -211,4 +220,6 @@ export interface StrategyContext<P = unknown, S = unknown> {
   timers(): Observable<TimerEvent>;
   /** @returns status changes of this strategy's emulated trailing stops (as `onTrailingStop`) */
   trailingStopUpdates(): Observable<TrailingStop>;
+  /** @returns the venue's reports of this strategy's algo orders (as `onAlgoOrder`) */
+  algoOrders(): Observable<AlgoOrder>;
 }

@@ -1,5 +1,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import type {
+  AlgoOrder,
   BarEvent,
   BarInterval,
   Execution,
@@ -217,6 +218,12 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
     if (this.live) nextIfObserved(this.streams.trailingStop$, stop);
   }
 
+  /** The venue reported one of this strategy's algo orders (a state change, a replace). */
+  deliverAlgoOrder(algo: AlgoOrder): void {
+    this.call('onAlgoOrder', this.hooks.onAlgoOrder, algo);
+    if (this.live) nextIfObserved(this.streams.algoOrder$, algo);
+  }
+
   /** A venue stream's connection changed. */
   deliverVenueStatus(status: VenueStatus): void {
     this.call('onVenueStatus', this.hooks.onVenueStatus, status);
@@ -278,6 +285,9 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   }
   trailingStopUpdates(): Observable<TrailingStop> {
     return this.streams.trailingStop$.asObservable();
+  }
+  algoOrders(): Observable<AlgoOrder> {
+    return this.streams.algoOrder$.asObservable();
   }
   quotes(sym: string): Observable<QuoteEvent> {
     return this.streams.quotes(sym);

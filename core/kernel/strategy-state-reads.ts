@@ -91,6 +91,9 @@ export abstract class StrategyStateReads {
   orderByRef(ref: string): Order | undefined {
     return this.kernelState.orderByRef(ref);
   }
+  algoOrderByRef(ref: string): AlgoOrder | undefined {
+    return this.kernelState.algoOrderByRef(ref);
+  }
   balance(coin: string): Dec {
     return this.kernelState.assets.get(coin)?.balance ?? ZERO;
   }

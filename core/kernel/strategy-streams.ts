@@ -1,6 +1,14 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { BarEvent, Execution, MarketTradeEvent, Order, Position, QuoteEvent } from '../model/index.ts';
+import type {
+  AlgoOrder,
+  BarEvent,
+  Execution,
+  MarketTradeEvent,
+  Order,
+  Position,
+  QuoteEvent,
+} from '../model/index.ts';
 import type { IntentDenied, TimerEvent } from './strategy-events.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 
@@ -26,6 +34,8 @@ export class StrategyStreams {
   readonly timer$ = new Subject<TimerEvent>();
   /** Status changes of the strategy's emulated trailing stops. */
   readonly trailingStop$ = new Subject<TrailingStop>();
+  /** Reports of the strategy's algo orders. */
+  readonly algoOrder$ = new Subject<AlgoOrder>();
 
   /**
    * Hot path: feeds a BBO update to its sym's stream, if any.
@@ -83,6 +93,7 @@ export class StrategyStreams {
     for (const subject of [this.fill$, this.order$, this.position$, this.denial$, this.timer$])
       subject.complete();
     this.trailingStop$.complete();
+    this.algoOrder$.complete();
     for (const subject of this.barSubjects.values()) subject.complete();
     for (const subject of this.quoteSubjects?.values() ?? []) subject.complete();
     for (const subject of this.tradeSubjects?.values() ?? []) subject.complete();

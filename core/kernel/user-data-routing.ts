@@ -1,4 +1,5 @@
 import type {
+  AlgoOrder,
   CommandRejectedEvent,
   Execution,
   ExecutionEvent,
@@ -117,6 +118,7 @@ export class UserDataRouting {
     if (this.state.orders.awaitingAlgoSince() !== undefined) this.giveUpAwaiting();
     this.expireFills();
     this.hooks.venueSaid?.(userEvent);
+    const repeat = userEvent.kind === 'algoOrder' && this.state.orders.repeatsAlgo(userEvent.algoOrder);
     const event = this.foldCloseStamped(userEvent);
     this.wakeToGiveUp();
     if (event === undefined) return;
@@ -126,6 +128,7 @@ export class UserDataRouting {
         this.deliverOrHold(event);
         return;
       case 'algoOrder':
+        if (!repeat) this.ownerOf(event.algoOrder.clientAlgoOrderId)?.deliverAlgoOrder(event.algoOrder);
         this.deliverHeld();
         return;
       case 'position':
@@ -157,7 +160,7 @@ export class UserDataRouting {
   private foldCloseStamped(userEvent: UserEvent): UserEvent | undefined {
     this.noteAlgoAnswer(userEvent);
     this.noteClose(userEvent);
-    const event = this.withCloseRef(userEvent);
+    const event = this.withKeelFields(userEvent);
     const folded = foldUserEvent(this.state, event);
     this.givePushedOutUp();
     if (!folded) return undefined;
@@ -169,21 +172,61 @@ export class UserDataRouting {
   }
 
   /**
-   * An update or a fill of an order a strategy's position close made, with the close's reference
-   * as `closeRef`: a venue names a close's order as it likes (the request carries no reference),
-   * so the strategy (`onOrder`, `onFill`, `ctx.openOrders()`) tells its close's order and fills by
-   * it in every mode. Any other event as it came.
+   * An event with the fields Keel sets. An update or a fill of an order a strategy's position close
+   * made, with the close's reference as `closeRef`: a venue names a close's order as it likes (the
+   * request carries no reference), so the strategy (`onOrder`, `onFill`, `ctx.openOrders()`) tells
+   * its close's order and fills by it in every mode. An update of an order an algo order placed when
+   * it fired, with that algo order's reference as `algoRef` (the venue names it by its
+   * `algoOrderId` only). An algo order's report, which the fold takes, with Keel's requests in
+   * flight on it (`pending`) and, when CANCELLED, why ({@link AlgoOrderRequests.reported}). Any
+   * other event as it came.
    */
-  private withCloseRef(event: UserEvent): UserEvent {
+  private withKeelFields(event: UserEvent): UserEvent {
     if (event.kind === 'order') {
       const closeRef = this.state.orders.closeRefOf(orderKey(event.order));
-      return closeRef === undefined ? event : { ...event, order: { ...event.order, closeRef } };
+      const order = closeRef === undefined ? event.order : { ...event.order, closeRef };
+      const stamped = this.withAlgoRef(order);
+      return stamped === event.order ? event : { ...event, order: stamped };
     }
     if (event.kind === 'execution') {
       const closeRef = this.state.orders.closeRefOf(this.keyOf(event));
       return closeRef === undefined ? event : { ...event, execution: { ...event.execution, closeRef } };
     }
+    if (event.kind === 'algoOrder') {
+      const algoOrder = this.withAlgoMarks(event.algoOrder);
+      return algoOrder === event.algoOrder ? event : { ...event, algoOrder };
+    }
     return event;
+  }
+
+  /** The order with the reference of the algo order that placed it (`algoRef`), when Keel knows it. */
+  private withAlgoRef(order: Order): Order {
+    if (order.algoOrderId === undefined || order.algoOrderId === '' || order.algoRef !== undefined)
+      return order;
+    const algoRef = this.state.orders.algoById(order.algoOrderId)?.clientAlgoOrderId;
+    return algoRef === undefined || algoRef === '' ? order : { ...order, algoRef };
+  }
+
+  /**
+   * An algo order's report that the fold takes, and that does not repeat the last one, answers
+   * Keel's requests on it: it comes with those
+   * still in flight (`pending`) and, when CANCELLED, with why (`cancelReason`): the other leg of its
+   * take-profit / stop-loss pair fired, else a cancel or a position close Keel sent.
+   */
+  private withAlgoMarks(algo: AlgoOrder): AlgoOrder {
+    const { orders, algoRequests } = this.state;
+    if (!orders.takesAlgo(algo)) return algo;
+    // A repeated report answers nothing: the request it would take for answered is still in flight.
+    const requested = orders.repeatsAlgo(algo) ? undefined : algoRequests.reported(algo);
+    const cancelReason =
+      algo.state === 'CANCELLED' && orders.siblingTriggered(algo) ? 'siblingTriggered' : requested;
+    const pending = algoRequests.pendingOf(algo.clientAlgoOrderId);
+    if (cancelReason === undefined && pending === undefined) return algo;
+    return {
+      ...algo,
+      ...(pending === undefined ? {} : { pending }),
+      ...(cancelReason === undefined ? {} : { cancelReason }),
+    };
   }
 
   /**
@@ -246,6 +289,7 @@ export class UserDataRouting {
    * not found or already final.
    */
   private noteAlgoAnswer(event: UserEvent): void {
+    if (event.kind === 'commandRejected') this.unmarkRefused(event.ref);
     if (event.kind === 'algoOrder') this.algosInFlight.answered(event.algoOrder.clientAlgoOrderId);
     else if (event.kind === 'commandRejected' && event.intentKind === 'placeAlgoOrder') {
       if (event.code === COMMAND_OUTCOME_UNKNOWN) this.algosInFlight.outcomeUnknown(event.ref);
@@ -255,6 +299,13 @@ export class UserDataRouting {
     } else if (event.kind === 'commandRejected' && event.intentKind === 'replaceAlgoOrder') {
       this.algosInFlight.replaceRefused(event.ref, event.code === COMMAND_OUTCOME_UNKNOWN);
     }
+  }
+
+  /** A refused request no longer marks the algo orders it reached `pending`. */
+  private unmarkRefused(ref: string): void {
+    const { orders, algoRequests } = this.state;
+    for (const algoRef of algoRequests.refused(ref))
+      orders.markAlgo(algoRef, algoRequests.pendingOf(algoRef));
   }
 
   /**
@@ -471,10 +522,16 @@ export class UserDataRouting {
     for (const event of this.held) {
       const key = this.keyOf(event);
       const runner = this.ownerOf(key);
-      if (runner !== undefined) deliver(runner, event);
+      if (runner !== undefined) deliver(runner, event.kind === 'order' ? this.withAlgoRefOn(event) : event);
       else if (this.state.orders.awaitsAlgo(key)) waiting.push(event);
     }
     this.held = waiting;
+  }
+
+  /** A held update of an order whose algo order was reported since, with its `algoRef`. */
+  private withAlgoRefOn(event: OrderUpdateEvent): OrderUpdateEvent {
+    const order = this.withAlgoRef(event.order);
+    return order === event.order ? event : { ...event, order };
   }
 
   /**

@@ -20,6 +20,23 @@ export type AlgoConditionType = (typeof ALGO_CONDITION_TYPES)[number];
 /** Algo order state. */
 export type AlgoOrderState = 'NEW' | 'TRIGGERED' | 'CANCELLED' | 'FAILED';
 
+/**
+ * Set by Keel, never by a venue: the request of Keel's on an algo order the venue has not answered
+ * yet. CANCEL while a cancel of it is in flight (the strategy's `cancelAlgo` or `cancelAllAlgos`, or
+ * a sweep's), else REPLACE while a `replaceAlgo` is; absent otherwise. As `PENDING_CANCEL` and
+ * `PENDING_REPLACE` are on an order.
+ */
+export type AlgoOrderPending = 'CANCEL' | 'REPLACE';
+
+/**
+ * Set by Keel, never by a venue (whose algo order reports carry no reason): why an algo order ended
+ * CANCELLED, as far as Keel can tell. `cancel`: a cancel Keel sent for it (the strategy's
+ * `cancelAlgo` / `cancelAllAlgos`, or a fault's or kill switch's sweep); `closePosition`: a position
+ * close sent on its sym (the venue cancels the reduce-only algo orders there first);
+ * `siblingTriggered`: the other take-profit / stop-loss leg attached to the same order fired.
+ */
+export type AlgoCancelReason = 'cancel' | 'closePosition' | 'siblingTriggered';
+
 /** The states after which an algo order never changes again. */
 const FINAL_ALGO_STATES: ReadonlySet<AlgoOrderState> = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
 
@@ -55,6 +72,13 @@ export interface AlgoOrder {
    * endpoints name it; absent for an algo order placed on its own.
    */
   readonly attachedOrderId?: string;
+  /** Set by Keel: the cancel or replace of it in flight ({@link AlgoOrderPending}); absent when none is. */
+  readonly pending?: AlgoOrderPending;
+  /**
+   * Set by Keel on a CANCELLED algo order: why it was cancelled ({@link AlgoCancelReason}); absent
+   * when Keel cannot tell (the venue cancelled it on its own, or someone outside Keel did).
+   */
+  readonly cancelReason?: AlgoCancelReason;
   readonly createAt: number;
   readonly updateAt: number;
 }

@@ -3,7 +3,14 @@
  * @packageDocumentation
  */
 export type { Account, AccountStatus, Asset, Loan, LoanRisk } from './account.ts';
-export type { AlgoConditionType, AlgoOrder, AlgoOrderState, AlgoOrderType } from './algo-order.ts';
+export type {
+  AlgoCancelReason,
+  AlgoConditionType,
+  AlgoOrder,
+  AlgoOrderPending,
+  AlgoOrderState,
+  AlgoOrderType,
+} from './algo-order.ts';
 export { ALGO_CONDITION_TYPES, ALGO_ORDER_TYPES, isFinalAlgoState } from './algo-order.ts';
 export type { ClosedLeg } from './closed-legs.ts';
 export { closedLegs } from './closed-legs.ts';

@@ -160,6 +160,12 @@ export interface Order {
    * strategies' closes of one leg may have made (it is neither's).
    */
   readonly closeRef?: string;
+  /**
+   * Set by Keel, never by a venue: the reference (`clientAlgoOrderId`) of the algo order whose
+   * trigger placed this order, which the venue names only by its `algoOrderId`. Absent on other
+   * orders, and on one whose algo order Keel never heard of (placed outside Keel, or forgotten).
+   */
+  readonly algoRef?: string;
   readonly createAt: number;
   readonly updateAt: number;
 }

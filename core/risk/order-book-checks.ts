@@ -25,7 +25,8 @@ export const maxOrdersPerSymCheck: RiskCheck = {
 
 /**
  * A modification targets an open order of the strategy that sends it (strategies own their
- * orders); a replacement targets an algo order Keel knows or sent and has not heard back on, as
+ * orders), and a new qty (the order's new total) exceeds what the order has filled, as the venue
+ * requires (400001 "qty must exceed the filled"); a replacement targets an algo order Keel knows or sent and has not heard back on, as
  * the size and limit checks judge it as that algo order with the new values (one Keel knows
  * nothing of would pass them unjudged).
  */
@@ -50,10 +51,15 @@ export const modifyTargetCheck: RiskCheck = {
       target !== undefined &&
       !isFinalOrderState(target.orderState) &&
       view.ownerOf(intent.target) === strategyId;
-    if (own) return undefined;
+    if (!own)
+      return deny(
+        'modifyTarget',
+        `modifyOrder ${intent.ref}: ${intent.target} is not an open order of strategy ${strategyId}`,
+      );
+    if (intent.qty === undefined || intent.qty.gt(target.executedQty)) return undefined;
     return deny(
       'modifyTarget',
-      `modifyOrder ${intent.ref}: ${intent.target} is not an open order of strategy ${strategyId}`,
+      `modifyOrder ${intent.ref}: qty ${intent.qty.toFixed()} does not exceed the ${target.executedQty.toFixed()} ${intent.target} has filled (qty is the order's new total, its filled part included)`,
     );
   },
 };

@@ -193,7 +193,9 @@ export function fillsCsvLines(result: BacktestResult): Generator<string> {
 }
 
 /**
- * The orders in their final state as CSV, with the strategy owning each (`strategyId`).
+ * The orders in their final state as CSV, with the strategy owning each (`strategyId`) and, for a
+ * conditional order (PLACE_ORDER's `conditionCode`), its condition, so an OCO does not read as a
+ * plain order of its type.
  * @param result - the backtest result
  * @returns the lines of `orders.csv`, read from the orders as they are taken
  */
@@ -218,6 +220,11 @@ export function ordersCsvLines(result: BacktestResult): Generator<string> {
       'positionSide',
       'reason',
       'strategyId',
+      'conditionCode',
+      'triggerPrice',
+      'stopPrice',
+      'timeToSend',
+      'actionMsg',
     ],
     mapped(result.orders, (o): Cell[] => [
       isoTime(o.createAt),
@@ -238,6 +245,11 @@ export function ordersCsvLines(result: BacktestResult): Generator<string> {
       o.positionSide,
       o.reason,
       o.strategyId,
+      o.condition?.code,
+      o.condition?.triggerPrice,
+      o.condition?.stopPrice,
+      o.condition?.timeToSend,
+      o.actionMsg,
     ]),
   );
 }

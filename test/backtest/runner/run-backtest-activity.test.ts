@@ -195,7 +195,9 @@ describe('backtest outputs: algo orders, denials and strategy ids', () => {
     expect(denialCsv[0]).toBe('time,ts,strategyId,source,check,intentKind,ref,sym,reason');
     expect(denialCsv[1]).toMatch(/,b,risk,maxSize,placeOrder,huge,BINANCE_PERP_BTC_USDT,/);
     expect((await readFile(paths.fills, 'utf8')).split('\n')[0]).toMatch(/,execType,strategyId$/);
-    expect((await readFile(paths.orders, 'utf8')).split('\n')[0]).toMatch(/,reason,strategyId$/);
+    expect((await readFile(paths.orders, 'utf8')).split('\n')[0]).toMatch(
+      /,reason,strategyId,conditionCode,triggerPrice,stopPrice,timeToSend,actionMsg$/,
+    );
     expect((await readFile(paths.trades, 'utf8')).split('\n')[1]).toMatch(/,b,b$/);
     const json = await readFile(paths.json, 'utf8');
     expect(json).toBe(resultToJson(result));

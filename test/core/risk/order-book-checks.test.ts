@@ -67,6 +67,30 @@ describe('order book checks', () => {
         view,
       );
     });
+    it('denies a new qty that does not exceed what the order has filled, and passes one above it', () => {
+      const view = aRiskView();
+      const partly = anOrder({
+        clientOrderId: 'mine',
+        orderState: 'PARTIALLY_FILLED',
+        orderQty: D('2'),
+        executedQty: D('0.5'),
+      });
+      view.orders = [{ strategyId: 's1', order: partly }];
+      const modify = (qty: string) =>
+        ({ kind: 'modifyOrder', ref: 'm', target: 'mine', sym: BTC, qty: D(qty) }) as const;
+      expect(expectDenied('modifyTarget', modify('0.5'), view)).toContain(
+        'does not exceed the 0.5 mine has filled',
+      );
+      expectDenied('modifyTarget', modify('0.4'), view);
+      expectApproved(modify('0.6'), view);
+    });
+    it('denies replacing an algo order it knows nothing of, whose terms no size or limit check could judge', () => {
+      expectDenied(
+        'modifyTarget',
+        { kind: 'replaceAlgoOrder', ref: 'r', target: 'no-such-algo', sym: BTC, qty: D('5') },
+        aRiskView(),
+      );
+    });
     it('passes modifying its own open order', () => {
       const view = aRiskView();
       view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'mine' }) }];

@@ -63,7 +63,8 @@ describe('replacing an algo order the venue has not answered yet', () => {
 
   it('denies a replace whose target is no algo order Keel knows or sent', async () => {
     // The target is the strategy's own plain order: ownership passes, but no algo order has that
-    // reference, so no size or limit check could judge the replace.
+    // reference, so no size or limit check could judge the replace; the kernel denies it before
+    // the gate, as naming an order (kernel.targetKind).
     const result = await scriptedBacktest(
       session.path,
       [
@@ -74,6 +75,6 @@ describe('replacing an algo order the venue has not answered yet', () => {
       ],
       { limits: { maxPositionQty: '0.1' } },
     );
-    expect(deniedIntents(result)).toEqual(['replaceAlgoOrder modifyTarget']);
+    expect(deniedIntents(result)).toEqual(['replaceAlgoOrder kernel.targetKind']);
   });
 });
