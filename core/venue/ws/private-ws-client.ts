@@ -170,10 +170,16 @@ export class PrivateWsClient {
       );
     const turn = limiter.acquire();
     this.lastQueuedPlace = turn;
-    return turn.then(() => {
-      if (!this.loggedIn) throw new NotConnectedError(what);
-      return this.send(id, what, frame, timeoutMs, action);
-    });
+    return turn.then(
+      () => {
+        if (!this.loggedIn) throw new NotConnectedError(what);
+        return this.send(id, what, frame, timeoutMs, action);
+      },
+      // The client closed while it waited (see `close`): it was never sent.
+      () => {
+        throw new NotConnectedError(what);
+      },
+    );
   }
 
   /**
@@ -190,7 +196,8 @@ export class PrivateWsClient {
   }
 
   /**
-   * Closes the connection for good (no reconnect); pending requests fail with ConnectionLostError.
+   * Closes the connection for good (no reconnect); pending requests fail with ConnectionLostError,
+   * and place orders still waiting for the place-order rate limit with NotConnectedError.
    * @param withinMs - how long the venue may take to answer the close; then the connection is
    *   dropped. Default: the WebSocket library's own 30 s.
    * @returns when the socket is closed
@@ -205,6 +212,9 @@ export class PrivateWsClient {
     this.socket = undefined;
     this.loggedIn = false;
     this.pending.failAll();
+    // Places waiting for room in the window are refused now, not when the window frees: a
+    // closed client sends nothing, and their wake-up timer would keep the process alive.
+    this.placeLimiter?.close(new Error('the private WebSocket client is closed'));
     await closeSocket(socket, withinMs);
   }
 

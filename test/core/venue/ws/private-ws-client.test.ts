@@ -6,6 +6,7 @@ import {
   ClientClosedError,
   type ConnectionEvent,
   hmacSigner,
+  NotConnectedError,
   PrivateWsClient,
   ServerClock,
   VenueError,
@@ -241,6 +242,28 @@ describe('private WebSocket client', () => {
       'cancel_order:p2',
       'cancel_orders:all',
     ]);
+  });
+
+  it('refuses at its close the places waiting for the place-order limit, unsent and with no timer left', async () => {
+    await client.close();
+    client = new PrivateWsClient({
+      url: venue.url,
+      signer: hmacSigner('ws-key', 'ws-secret'),
+      timer,
+      orderRateLimit: { limit: 1, windowMs: 60_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    await client.connect();
+    await client.request('place_order', { clientOrderId: 'p1' });
+    const queued = client.request('place_order', { clientOrderId: 'p2' });
+    const cancel = client.request('cancel_order', { clientOrderId: 'p2' });
+    const outcomes = Promise.allSettled([queued, cancel]);
+    await client.close();
+    const [place, after] = await outcomes;
+    expect(place).toEqual({ status: 'rejected', reason: new NotConnectedError('place_order id 2') });
+    expect(after).toEqual({ status: 'rejected', reason: new NotConnectedError('cancel_order id 3') });
+    expect(timer.pending()).toBe(0);
+    expect(venue.requests.map((r) => r.args.clientOrderId)).toEqual(['p1']);
   });
 
   it("stamps its login and drop on the venue's clock it shares, not the machine's", async () => {
