@@ -3,18 +3,20 @@ import { sortRows, sweepThreads } from '../../../config/sweep/run-sweep.ts';
 import { lowerIsBetter } from '../../../config/sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
 
+/** A row of one combination named `name`, with these metrics and nothing else of note. */
+const row = (name: string, metrics: Record<string, number | null>): SweepRow => ({
+  combination: [name],
+  metrics,
+  fills: 0,
+  faults: [],
+  denied: 0,
+  liquidations: 0,
+  warnings: [],
+  notes: [],
+});
+
 describe('sweep rows', () => {
   it('sort a drawdown, volatility or cost lowest first, and every other metric highest first', () => {
-    const row = (name: string, metrics: Record<string, number | null>): SweepRow => ({
-      combination: [name],
-      metrics,
-      fills: 0,
-      faults: [],
-      denied: 0,
-      liquidations: 0,
-      warnings: [],
-      notes: [],
-    });
     const rows = [
       row('deep', { maxDrawdown: 0.4, totalReturn: 0.2, feesPaid: 9 }),
       row('none', { maxDrawdown: null, totalReturn: null, feesPaid: null }),
@@ -86,14 +88,13 @@ describe('sweep rows', () => {
 });
 
 describe('sweep rows whose metric is n/a', () => {
-  const row = (
+  const naRow = (
     name: string,
     value: number | null,
     reason?: string,
     more: Partial<SweepRow> = {},
   ): SweepRow => ({
-    combination: [name],
-    metrics: { profitFactor: value, calmar: value, sortino: value, sharpe: value, kelly: value },
+    ...row(name, { profitFactor: value, calmar: value, sortino: value, sharpe: value, kelly: value }),
     ...(reason === undefined
       ? {}
       : {
@@ -105,12 +106,6 @@ describe('sweep rows whose metric is n/a', () => {
             kelly: reason,
           },
         }),
-    fills: 0,
-    faults: [],
-    denied: 0,
-    liquidations: 0,
-    warnings: [],
-    notes: [],
     ...more,
   });
 
@@ -124,12 +119,12 @@ describe('sweep rows whose metric is n/a', () => {
     ] as const;
     for (const [metric, reason] of unbeaten) {
       const rows = [
-        row('no trades', null, 'no closed trades'),
-        row('short', null, 'not annualized: the run is shorter than a day'),
-        row('good', 2.5),
-        row('unbeaten', null, reason),
-        row('bad', 0.5),
-        row('halted', null, reason, { faults: ['strategy s: onBar threw'] }),
+        naRow('no trades', null, 'no closed trades'),
+        naRow('short', null, 'not annualized: the run is shorter than a day'),
+        naRow('good', 2.5),
+        naRow('unbeaten', null, reason),
+        naRow('bad', 0.5),
+        naRow('halted', null, reason, { faults: ['strategy s: onBar threw'] }),
       ];
       expect(
         sortRows(rows, metric).map((r) => r.combination[0]),
@@ -150,16 +145,6 @@ describe('the worker threads of a sweep', () => {
 
 describe('sweep rows sorted by maxDrawdownTs', () => {
   it('sort though the first row, a run that never fell, lacks it: that row goes last', () => {
-    const row = (name: string, metrics: Record<string, number | null>): SweepRow => ({
-      combination: [name],
-      metrics,
-      fills: 0,
-      faults: [],
-      denied: 0,
-      liquidations: 0,
-      warnings: [],
-      notes: [],
-    });
     const rows = [row('flat', { totalReturn: 0 }), row('fell', { totalReturn: -0.1, maxDrawdownTs: 5 })];
     expect(sortRows(rows, 'maxDrawdownTs').map((r) => r.combination[0])).toEqual(['fell', 'flat']);
   });

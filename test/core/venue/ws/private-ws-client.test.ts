@@ -30,6 +30,19 @@ describe('private WebSocket client', () => {
   let timer: FakeTimer;
   let client: PrivateWsClient;
 
+  /** Replaces the client by one whose place orders are limited to `limit` a minute, connected. */
+  async function reconnectWithPlaceLimit(limit: number, logger = pino({ level: 'silent' })): Promise<void> {
+    await client.close();
+    client = new PrivateWsClient({
+      url: venue.url,
+      signer: hmacSigner('ws-key', 'ws-secret'),
+      timer,
+      orderRateLimit: { limit, windowMs: 60_000 },
+      logger,
+    });
+    await client.connect();
+  }
+
   beforeEach(async () => {
     venue = await startFakeVenueWs();
     timer = fakeTimer(1_700_000_000_500);
@@ -171,16 +184,11 @@ describe('private WebSocket client', () => {
   });
 
   it('queues place orders over the socket limit instead of failing them, and warns once when they start to wait', async () => {
-    await client.close();
     const warnings: string[] = [];
-    client = new PrivateWsClient({
-      url: venue.url,
-      signer: hmacSigner('ws-key', 'ws-secret'),
-      timer,
-      orderRateLimit: { limit: 2, windowMs: 60_000 },
-      logger: pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) }),
-    });
-    await client.connect();
+    await reconnectWithPlaceLimit(
+      2,
+      pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) }),
+    );
     const replies = [1, 2, 3, 4].map((i) => client.request('place_order', { clientOrderId: `c${i}` }));
     expect(warnings).toEqual(['place-order rate limit reached: place orders wait for room in the window']);
     await Promise.all(replies.slice(0, 2));
@@ -194,15 +202,7 @@ describe('private WebSocket client', () => {
   });
 
   it('sends cancels and amendments at once when the place-order limit is used up', async () => {
-    await client.close();
-    client = new PrivateWsClient({
-      url: venue.url,
-      signer: hmacSigner('ws-key', 'ws-secret'),
-      timer,
-      orderRateLimit: { limit: 2, windowMs: 60_000 },
-      logger: pino({ level: 'silent' }),
-    });
-    await client.connect();
+    await reconnectWithPlaceLimit(2);
     await Promise.all([1, 2].map((i) => client.request('place_order', { clientOrderId: `p${i}` })));
     await Promise.all([
       client.request('cancel_order', { clientOrderId: 'p1' }),
@@ -219,15 +219,7 @@ describe('private WebSocket client', () => {
   });
 
   it('sends a cancel or amendment made while places wait after those places, never before the place it may act on', async () => {
-    await client.close();
-    client = new PrivateWsClient({
-      url: venue.url,
-      signer: hmacSigner('ws-key', 'ws-secret'),
-      timer,
-      orderRateLimit: { limit: 1, windowMs: 60_000 },
-      logger: pino({ level: 'silent' }),
-    });
-    await client.connect();
+    await reconnectWithPlaceLimit(1);
     const first = client.request('place_order', { clientOrderId: 'p1' });
     const queued = client.request('place_order', { clientOrderId: 'p2' });
     const cancel = client.request('cancel_order', { clientOrderId: 'p2' });
@@ -245,15 +237,7 @@ describe('private WebSocket client', () => {
   });
 
   it('refuses at its close the places waiting for the place-order limit, unsent and with no timer left', async () => {
-    await client.close();
-    client = new PrivateWsClient({
-      url: venue.url,
-      signer: hmacSigner('ws-key', 'ws-secret'),
-      timer,
-      orderRateLimit: { limit: 1, windowMs: 60_000 },
-      logger: pino({ level: 'silent' }),
-    });
-    await client.connect();
+    await reconnectWithPlaceLimit(1);
     await client.request('place_order', { clientOrderId: 'p1' });
     const queued = client.request('place_order', { clientOrderId: 'p2' });
     const cancel = client.request('cancel_order', { clientOrderId: 'p2' });
