@@ -128,9 +128,54 @@ describe('reading a large result file', () => {
     const result = aBacktestResult(80);
     const file = join(dir, 'minified.json');
     await writeFile(file, JSON.stringify(JSON.parse(resultToJson(result))));
-    const back = await readResult(file, { streamAboveBytes: 0 });
+    const warnings: string[] = [];
+    const back = await readResult(file, { streamAboveBytes: 0, onWarning: (w) => warnings.push(w) });
     expect(back.dispose).toBeUndefined();
     expect(resultToJson(back)).toBe(resultToJson(result));
     expect(existsSync(file)).toBe(true);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(file);
+    expect(warnings[0]).toMatch(
+      /not in the layout Keel writes .*read whole, not streamed.*the result\.json Keel wrote/,
+    );
+  });
+
+  it('reads a small file in another layout whole without a warning', async () => {
+    const file = join(aTempDir(), 'small.json');
+    await writeFile(file, JSON.stringify(JSON.parse(resultToJson(aBacktestResult(5)))));
+    const warnings: string[] = [];
+    await readResult(file, { onWarning: (w) => warnings.push(w) });
+    expect(warnings).toEqual([]);
+  });
+
+  it('refuses up front a file in another layout too large to read whole, naming it and its size', async () => {
+    const file = join(aTempDir(), 'compact.json');
+    const text = JSON.stringify(JSON.parse(resultToJson(aBacktestResult(80))));
+    await writeFile(file, text);
+    const size = Buffer.byteLength(text);
+    const warnings: string[] = [];
+    await expect(
+      readResult(file, {
+        streamAboveBytes: 0,
+        readWholeMaxBytes: size - 1,
+        onWarning: (w) => warnings.push(w),
+      }),
+    ).rejects.toThrow(
+      new RegExp(
+        `compact\\.json is not in the layout Keel writes .* at ${size} bytes it is larger than the ${size - 1} .*the result\\.json Keel wrote`,
+      ),
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  it('streams a file in Keel layout however large its size against the whole-read limit', async () => {
+    const paths = await writeResultFiles(aBacktestResult(30), aTempDir());
+    const back = await readResult(paths.json, {
+      streamAboveBytes: 0,
+      readWholeMaxBytes: 0,
+      onWarning: () => {},
+    });
+    expect(back.dispose).toBeTypeOf('function');
+    back.dispose?.();
   });
 });
