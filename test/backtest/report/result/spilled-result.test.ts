@@ -19,6 +19,7 @@ import {
   stableJsonLine,
   writeResultFiles,
 } from '../../../../backtest/report/index.ts';
+import { opensInKeelLayout, readResultStreaming } from '../../../../backtest/report/result/result-reader.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 import { spillDirectoriesDisposedAfterEach, tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
@@ -138,6 +139,24 @@ describe('reading a large result file', () => {
     expect(warnings[0]).toMatch(
       /not in the layout Keel writes .*read whole, not streamed.*the result\.json Keel wrote/,
     );
+  });
+
+  it('tells a file in Keel layout from a rewritten one by its first bytes, not by gathering its first line', async () => {
+    const dir = aTempDir();
+    const paths = await writeResultFiles(aBacktestResult(5), dir);
+    expect(opensInKeelLayout(paths.json)).toBe(true);
+    const text = await readFile(paths.json, 'utf8');
+    for (const [name, rewritten] of [
+      ['compact.json', JSON.stringify(JSON.parse(text))],
+      ['indented.json', JSON.stringify(JSON.parse(text), null, 4)],
+      ['crlf.json', text.replaceAll('\n', '\r\n')],
+      ['empty.json', ''],
+    ] as const) {
+      const file = join(dir, name);
+      await writeFile(file, rewritten);
+      expect(opensInKeelLayout(file), name).toBe(name === 'indented.json');
+      if (name !== 'indented.json') expect(readResultStreaming(file), name).toBeUndefined();
+    }
   });
 
   it('reads a small file in another layout whole without a warning', async () => {
