@@ -6,6 +6,7 @@ import { loanTotals } from '../metrics/cash-flow-metrics.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
 import { liquidationNotice } from '../result/liquidation-notice.ts';
 import { readResult } from '../result/result-files.ts';
+import { resultWriter } from '../result/result-version.ts';
 import { stableJsonLine } from '../result/stable-json-line.ts';
 import { formatStrategyFault } from '../result/strategy-fault-record.ts';
 import { writeTextFile } from '../result/write-text-file.ts';
@@ -206,7 +207,7 @@ export function renderHtmlReport(result: BacktestResult, options: HtmlReportOpti
 </head>
 <body data-ready="false">
 <script>${ERROR_CAPTURE_SCRIPT}</script>
-<header><h1>${e(meta.title)}</h1><p class="sub">${e(`${formatTime(metrics.start)} to ${formatTime(metrics.end)} (${formatDuration(metrics.durationMs)})`)}</p></header>
+<header><h1>${e(meta.title)}</h1><p class="sub">${e(`${formatTime(metrics.start)} to ${formatTime(metrics.end)} (${formatDuration(metrics.durationMs)})`)}</p><p class="sub" id="keel-version">${e(`Made by ${resultWriter(meta.keel)}`)}</p></header>
 ${synthetic}
 ${problemBanners(result, settleAsset)}
 <div class="errors" id="keel-errors" hidden></div>

@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makePrivateDir } from '../../files/index.ts';
@@ -14,6 +15,7 @@ import {
 } from './result-csv.ts';
 import { readResultStreaming } from './result-reader.ts';
 import { backtestResultOf } from './result-schema.ts';
+import { resultVersionWarning } from './result-version.ts';
 import { stableJson, stableJsonChunks } from './stable-json.ts';
 import { writeTextFilesTogether } from './write-text-file.ts';
 
@@ -127,23 +129,58 @@ export async function writeResultFiles(
 export interface ReadResultOptions {
   /** Files larger than this many bytes are read line by line; default {@link STREAMING_READ_BYTES}. */
   readonly streamAboveBytes?: number;
+  /**
+   * Files not in Keel's layout larger than this many bytes are refused rather than read whole;
+   * default Node's longest string (`buffer.constants.MAX_STRING_LENGTH`): a UTF-8 file decodes to
+   * at most as many characters as it has bytes, and one beyond that cannot be held as one string.
+   */
+  readonly readWholeMaxBytes?: number;
+  /** Told what the reader noticed (a large file read whole, a result from a newer Keel); stderr by default. */
+  readonly onWarning?: (message: string) => void;
 }
 
 /**
  * Reads a result file written by {@link writeResultFiles}. A small file is parsed whole. A large
  * one in Keel's own layout is read line by line, its orders, fills and trades going to temporary
  * files (the result's `dispose` removes them; so does the process's exit), so memory stays
- * bounded; a large file in another layout (reformatted by a tool) is parsed whole.
+ * bounded; a large file in another layout (reformatted by a tool) is parsed whole, with a warning,
+ * or refused when it is too large to hold as one string. A result a newer Keel wrote is read with
+ * a warning.
  * @param path - path of `result.json`
- * @param options - the size above which to stream
+ * @param options - the size above which to stream, the largest file read whole, where warnings go
  * @returns the result
- * @throws Error when the file is missing or not a result (the message names the file and field)
+ * @throws Error when the file is missing or not a result (the message names the file and field),
+ *   or when it is not in Keel's layout and too large to read whole
  */
 export async function readResult(path: string, options: ReadResultOptions = {}): Promise<BacktestResult> {
+  const warn = options.onWarning ?? ((message: string) => process.stderr.write(`⚠ ${message}\n`));
   const { size } = await stat(path);
-  if (size > (options.streamAboveBytes ?? STREAMING_READ_BYTES)) {
-    const streamed = readResultStreaming(path);
-    if (streamed !== undefined) return streamed;
-  }
+  const result = await readResultOfSize(path, size, options, warn);
+  const newer = resultVersionWarning(result.meta.keel);
+  if (newer !== undefined) warn(`${path}: ${newer}`);
+  return result;
+}
+
+async function readResultOfSize(
+  path: string,
+  size: number,
+  options: ReadResultOptions,
+  warn: (message: string) => void,
+): Promise<BacktestResult> {
+  const streamAbove = options.streamAboveBytes ?? STREAMING_READ_BYTES;
+  if (size <= streamAbove) return resultFromJson(await readFile(path, 'utf8'), path);
+  const streamed = readResultStreaming(path);
+  if (streamed !== undefined) return streamed;
+  const wholeMax = options.readWholeMaxBytes ?? constants.MAX_STRING_LENGTH;
+  if (size > wholeMax)
+    throw new Error(
+      `${path} is not in the layout Keel writes (reformatted by a tool?), so it would be read whole, and at ` +
+        `${size} bytes it is larger than the ${wholeMax} this process can read whole: give the result.json ` +
+        'Keel wrote (it is read line by line)',
+    );
+  warn(
+    `${path} is not in the layout Keel writes (reformatted by a tool?), so it is read whole, not streamed: ` +
+      `at ${size} bytes this takes much memory and time; the result.json Keel wrote reads streamed`,
+  );
   return resultFromJson(await readFile(path, 'utf8'), path);
 }

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readLines } from '../log/line-reader.ts';
 import type { RecordCodec } from '../log/record-log.ts';
 import { SpillDirectory } from '../log/spill-directory.ts';
@@ -24,6 +25,27 @@ const LOGGED: Readonly<Record<string, RecordCodec<unknown>>> = {
 /** A line of the layout did not come: not Keel's own layout (a hand-edited or reformatted file). */
 class LayoutMismatch extends Error {}
 
+/** How a file in Keel's layout begins: its opening brace alone on the first line. */
+const KEEL_LAYOUT_OPENING = '{\n';
+
+/**
+ * Whether a file begins as Keel's layout does, read from its first bytes alone: a file a tool
+ * rewrote compact is one long line, which the line reader would gather whole before finding it
+ * is not the layout (past Node's longest string, it could not).
+ * @param path - the result file
+ * @returns true when the file opens with `{` on a line of its own
+ */
+export function opensInKeelLayout(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(KEEL_LAYOUT_OPENING.length);
+    const read = readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, read).toString('utf8') === KEEL_LAYOUT_OPENING;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Reads a result file in Keel's own layout (see `stableJson`: one top-level key per line, each
  * record of a long array on a line of its own) line by line: the orders, fills and trades (and
@@ -37,6 +59,7 @@ class LayoutMismatch extends Error {}
  * @throws Error naming the file and the record and field when a record or the rest is not valid
  */
 export function readResultStreaming(path: string): BacktestResult | undefined {
+  if (!opensInKeelLayout(path)) return undefined;
   const dir = new SpillDirectory('keel-result-');
   try {
     const logs = new Map<string, SpillLog<unknown>>();

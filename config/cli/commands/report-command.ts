@@ -68,7 +68,9 @@ export async function reportCommand(options: ReportOptions, io: CliIo): Promise<
   const out = resolve(options.out ?? defaultReportPath(options.result));
   let result: BacktestResult;
   try {
-    result = await readResult(resolve(options.result));
+    result = await readResult(resolve(options.result), {
+      onWarning: (message) => io.stderr.write(`⚠ keel report ${options.result}: ${message}\n`),
+    });
   } catch (error) {
     const { sentence, badInput } = unreadable(options.result, error);
     io.stderr.write(`✖ keel report ${options.result}: ${sentence}\n`);

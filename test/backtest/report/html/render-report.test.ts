@@ -28,6 +28,14 @@ describe('HTML report page', () => {
   });
   const html = renderHtmlReport(result, { settleAsset: 'USDT' });
 
+  it('says in its header which Keel made the result, an older one when the result does not say', () => {
+    expect(html).toContain(
+      '<p class="sub" id="keel-version">Made by an older Keel, before 0.2.0</p></header>',
+    );
+    const versioned = renderHtmlReport({ ...result, meta: { ...result.meta, keel: '0.2.0' } });
+    expect(versioned).toContain('<p class="sub" id="keel-version">Made by Keel 0.2.0</p></header>');
+  });
+
   it('escapes every text that comes from the result', () => {
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('Title &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;');

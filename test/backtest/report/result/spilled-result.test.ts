@@ -19,6 +19,7 @@ import {
   stableJsonLine,
   writeResultFiles,
 } from '../../../../backtest/report/index.ts';
+import { opensInKeelLayout, readResultStreaming } from '../../../../backtest/report/result/result-reader.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 import { spillDirectoriesDisposedAfterEach, tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
@@ -128,9 +129,72 @@ describe('reading a large result file', () => {
     const result = aBacktestResult(80);
     const file = join(dir, 'minified.json');
     await writeFile(file, JSON.stringify(JSON.parse(resultToJson(result))));
-    const back = await readResult(file, { streamAboveBytes: 0 });
+    const warnings: string[] = [];
+    const back = await readResult(file, { streamAboveBytes: 0, onWarning: (w) => warnings.push(w) });
     expect(back.dispose).toBeUndefined();
     expect(resultToJson(back)).toBe(resultToJson(result));
     expect(existsSync(file)).toBe(true);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(file);
+    expect(warnings[0]).toMatch(
+      /not in the layout Keel writes .*read whole, not streamed.*the result\.json Keel wrote/,
+    );
+  });
+
+  it('tells a file in Keel layout from a rewritten one by its first bytes, not by gathering its first line', async () => {
+    const dir = aTempDir();
+    const paths = await writeResultFiles(aBacktestResult(5), dir);
+    expect(opensInKeelLayout(paths.json)).toBe(true);
+    const text = await readFile(paths.json, 'utf8');
+    for (const [name, rewritten] of [
+      ['compact.json', JSON.stringify(JSON.parse(text))],
+      ['indented.json', JSON.stringify(JSON.parse(text), null, 4)],
+      ['crlf.json', text.replaceAll('\n', '\r\n')],
+      ['empty.json', ''],
+    ] as const) {
+      const file = join(dir, name);
+      await writeFile(file, rewritten);
+      expect(opensInKeelLayout(file), name).toBe(name === 'indented.json');
+      if (name !== 'indented.json') expect(readResultStreaming(file), name).toBeUndefined();
+    }
+  });
+
+  it('reads a small file in another layout whole without a warning', async () => {
+    const file = join(aTempDir(), 'small.json');
+    await writeFile(file, JSON.stringify(JSON.parse(resultToJson(aBacktestResult(5)))));
+    const warnings: string[] = [];
+    await readResult(file, { onWarning: (w) => warnings.push(w) });
+    expect(warnings).toEqual([]);
+  });
+
+  it('refuses up front a file in another layout too large to read whole, naming it and its size', async () => {
+    const file = join(aTempDir(), 'compact.json');
+    const text = JSON.stringify(JSON.parse(resultToJson(aBacktestResult(80))));
+    await writeFile(file, text);
+    const size = Buffer.byteLength(text);
+    const warnings: string[] = [];
+    await expect(
+      readResult(file, {
+        streamAboveBytes: 0,
+        readWholeMaxBytes: size - 1,
+        onWarning: (w) => warnings.push(w),
+      }),
+    ).rejects.toThrow(
+      new RegExp(
+        `compact\\.json is not in the layout Keel writes .* at ${size} bytes it is larger than the ${size - 1} .*the result\\.json Keel wrote`,
+      ),
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  it('streams a file in Keel layout however large its size against the whole-read limit', async () => {
+    const paths = await writeResultFiles(aBacktestResult(30), aTempDir());
+    const back = await readResult(paths.json, {
+      streamAboveBytes: 0,
+      readWholeMaxBytes: 0,
+      onWarning: () => {},
+    });
+    expect(back.dispose).toBeTypeOf('function');
+    back.dispose?.();
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResultFiles } from '../../../../backtest/report/index.ts';
 import { EXIT } from '../../../../config/cli/index.ts';
+import { KEEL_VERSION } from '../../../../core/model/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 import { modeOf, POSIX_MODES } from '../../../kit/file-modes.ts';
 import { keelChild } from '../../../kit/keel-child-process.ts';
@@ -64,6 +65,21 @@ describe('keel report: where it writes', () => {
     const out = join(dir, 'positional-out', 'page.html');
     const run = await keelInProcess(['report', json, out]);
     expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    expect(existsSync(out)).toBe(true);
+  }, 60_000);
+
+  it('warns of a result a later Keel wrote and still writes the report', async () => {
+    const result = aBacktestResult(20);
+    const { json } = await writeResultFiles(
+      { ...result, meta: { ...result.meta, keel: '999.0.0' } },
+      join(dir, 'from-later-keel'),
+    );
+    const out = join(dir, 'from-later-keel-out', 'page.html');
+    const run = await keelInProcess(['report', json, out]);
+    expect(run.stderr).toBe(
+      `⚠ keel report ${json}: ${json}: written by Keel 999.0.0, later than this Keel (${KEEL_VERSION}): what that Keel added to results is left out or may read otherwise; rebuild the report with that Keel\n`,
+    );
     expect(run.code).toBe(EXIT.OK);
     expect(existsSync(out)).toBe(true);
   }, 60_000);
