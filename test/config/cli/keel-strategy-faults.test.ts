@@ -9,6 +9,7 @@ import {
   faultyPluginPaperRunIn,
 } from '../../kit/faulty-plugin-backtests.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
+import { sweepCsvRows } from '../../kit/sweep-csv-rows.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-faults-')();
@@ -129,24 +130,20 @@ function sweep(csvName: string, ...args: string[]) {
     '--out',
     csv,
   ]);
-  return { run, rows: () => readFileSync(csv, 'utf8').trim().split('\n') };
+  return { run, table: () => sweepCsvRows(csv) };
 }
 
 describe('keel sweep: a combination whose strategy throws', () => {
   it('marks the row with its fault count, names the combination and its first fault, then exits 3', () => {
-    const { run, rows: csvRows } = sweep(
-      'sweep-faults.csv',
-      '--grid',
-      'strategies.0.params.throwIn=none,onBar',
-    );
+    const { run, table } = sweep('sweep-faults.csv', '--grid', 'strategies.0.params.throwIn=none,onBar');
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(run.stdout).toContain(
       '✖ strategies.0.params.throwIn=onBar: strategy bad: onBar threw at 2025-01-06 14:31:00.006 UTC: Error: bad bar at ',
     );
     expect(run.stdout).not.toContain('throwIn=none:');
-    const rows = csvRows();
-    expect(rows[0]).toMatch(/,fills,faults$/);
-    expect(rows.slice(1).map((row) => [row.split(',')[0], row.split(',').at(-1)])).toEqual(
+    const { header, rows } = table();
+    expect(header).toEqual(expect.arrayContaining(['fills', 'faults']));
+    expect(rows.map((row) => [row['strategies.0.params.throwIn'], row.faults])).toEqual(
       expect.arrayContaining([
         ['none', '0'],
         ['onBar', '1'],
@@ -157,7 +154,7 @@ describe('keel sweep: a combination whose strategy throws', () => {
 
 describe('keel sweep: a combination whose backtest fails', () => {
   it('keeps every other row, marks it failed with the reason, writes the table, then exits 1', () => {
-    const { run, rows: csvRows } = sweep(
+    const { run, table } = sweep(
       'sweep-failed.csv',
       '--set',
       'strategies.0.params.throwIn=none',
@@ -168,11 +165,12 @@ describe('keel sweep: a combination whose backtest fails', () => {
     expect(run.stdout).toContain(
       '✖ backtest.from=2026-01-01T00:00:00Z: its backtest failed: the replay window starts at 2026-01-01 00:00:00 UTC',
     );
-    const rows = csvRows();
-    expect(rows[0]).toMatch(/,fills,failed$/);
-    expect(rows.slice(1).map((row) => [row.split(',')[0], row.split(',').at(-1)])).toEqual([
+    const { header, rows } = table();
+    expect(header).toEqual(expect.arrayContaining(['fills', 'failed']));
+    expect(rows.map((row) => [row['backtest.from'], row.failed])).toEqual([
       ['2025-01-06T14:30:00Z', ''],
       ['2026-01-01T00:00:00Z', 'yes'],
     ]);
+    expect(rows[1]?.error).toContain('the replay window starts at 2026-01-01 00:00:00 UTC');
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { EXIT } from '../../../config/cli/index.ts';
 import { modeOf, POSIX_MODES } from '../../kit/file-modes.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
 import { keelInProcess } from '../../kit/keel-in-process.ts';
+import { sweepCsvRows } from '../../kit/sweep-csv-rows.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-sweep-')();
@@ -25,16 +26,6 @@ async function singleBacktest(name: string, args: readonly string[]): Promise<Re
   ]);
   expect(run.code, run.stderr).toBe(EXIT.OK);
   return JSON.parse(readFileSync(join(dir, `${name}-result.json`), 'utf8')).metrics;
-}
-
-/** The CSV's lines after its header, each split into cells by its header's names (no cell here holds a comma). */
-function csvRows(file: string): Record<string, string>[] {
-  const [header = '', ...lines] = readFileSync(file, 'utf8').trim().split('\n');
-  const names = header.split(',');
-  return lines.map((line) => {
-    const cells = line.split(',');
-    return Object.fromEntries(names.map((name, i) => [name, cells[i] ?? '']));
-  });
 }
 
 describe('keel sweep: what each row says', () => {
@@ -83,7 +74,7 @@ describe('keel sweep: what each row says', () => {
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     const single = await singleBacktest('precision', ['--set', `${FAST}=3`, '--set', `${SLOW}=8`]);
-    const [cells] = csvRows(csv);
+    const [cells] = sweepCsvRows(csv).rows;
     expect(Number(cells?.totalReturn)).toBe(single.totalReturn);
     expect(cells?.totalReturn).not.toMatch(/^-?\d+\.\d{4}$/);
     expect(run.stdout.split('\n')[1]).toContain(` ${single.totalReturn?.toFixed(4)} `);
@@ -127,7 +118,7 @@ describe('keel sweep: --out', () => {
       csv,
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
-    expect(csvRows(csv)).toHaveLength(2);
+    expect(sweepCsvRows(csv).rows).toHaveLength(2);
     expect(existsSync(stale)).toBe(false);
   }, 120_000);
 
@@ -183,7 +174,7 @@ describe('keel sweep: --from and --to', () => {
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     const single = await singleBacktest('window', [...window, '--set', `${FAST}=3`]);
-    expect(Number(csvRows(csv)[0]?.totalReturn)).toBe(single.totalReturn);
+    expect(Number(sweepCsvRows(csv).rows[0]?.totalReturn)).toBe(single.totalReturn);
     expect(single.totalReturn).not.toBe((await singleBacktest('whole', ['--set', `${FAST}=3`])).totalReturn);
   }, 120_000);
 
@@ -249,7 +240,7 @@ describe('keel sweep: a combination that never ends', () => {
       '✖ strategies.0.params.hang=true: its backtest failed: it ran longer than --timeout 4 s and its worker was stopped\n',
     );
     expect(
-      csvRows(csv).map((cells) => [cells['strategies.0.params.hang'], cells.failed, cells.error]),
+      sweepCsvRows(csv).rows.map((cells) => [cells['strategies.0.params.hang'], cells.failed, cells.error]),
     ).toEqual([
       ['false', '', ''],
       ['true', 'yes', 'it ran longer than --timeout 4 s and its worker was stopped'],
@@ -323,7 +314,7 @@ describe('keel sweep: Ctrl-C', () => {
       `table: ${partial} (partial: ${finished} of 300 backtests (stopped by SIGINT))\n`,
     );
     expect(stdout.split('\n').filter((line) => /^\s+\d+\s+\d+\s/.test(line))).toHaveLength(finished);
-    expect(existsSync(partial) && csvRows(partial)).toHaveLength(finished);
+    expect(existsSync(partial) && sweepCsvRows(partial).rows).toHaveLength(finished);
     expect(existsSync(csv)).toBe(false);
   }, 180_000);
 });
@@ -355,7 +346,7 @@ describe('keel sweep: --recording', () => {
     expect(run.code, run.stderr).toBe(EXIT.OK);
     expect(run.stdout).toContain('1 combinations (SYNTHETIC data)');
     const single = await singleBacktest('recording', ['--recording', recording, '--set', `${FAST}=3`]);
-    expect(Number(csvRows(csv)[0]?.totalReturn)).toBe(single.totalReturn);
+    expect(Number(sweepCsvRows(csv).rows[0]?.totalReturn)).toBe(single.totalReturn);
     expect(single.totalReturn).not.toBe(
       (await singleBacktest('config-recording', ['--set', `${FAST}=3`])).totalReturn,
     );
