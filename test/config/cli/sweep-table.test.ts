@@ -32,6 +32,15 @@ function row(fast: number, totalReturn: number | null, more: Partial<SweepRow> =
   };
 }
 
+/** Rows with a denial, a liquidation, a warning, a fault and a failed backtest between them. */
+function busyRows(): SweepRow[] {
+  return [
+    row(3, 0, { denied: 4, denial: '4 intents denied (risk maxPosition 4); the first: ...' }),
+    row(5, 0.1, { liquidations: 1, warnings: ['no 5m bars'], faults: ['strategy s: onBar threw'] }),
+    { ...row(8, null), metrics: {}, error: 'the replay window starts after the data' },
+  ];
+}
+
 describe('the table of a sweep', () => {
   it('holds every metric at full precision in the CSV, as a plain decimal, and 4 decimals on the terminal', () => {
     fc.assert(
@@ -54,15 +63,7 @@ describe('the table of a sweep', () => {
   it('adds denied, liquidations and warnings columns when a row has one, before faults and failed', () => {
     const plain = sweepTable([row(3, 0.1)], [FAST], 'totalReturn');
     expect(plain.header.at(-1)).toBe('fills');
-    const table = sweepTable(
-      [
-        row(3, 0, { denied: 4, denial: '4 intents denied (risk maxPosition 4); the first: ...' }),
-        row(5, 0.1, { liquidations: 1, warnings: ['no 5m bars'], faults: ['strategy s: onBar threw'] }),
-        { ...row(8, null), metrics: {}, error: 'the replay window starts after the data' },
-      ],
-      [FAST],
-      'totalReturn',
-    );
+    const table = sweepTable(busyRows(), [FAST], 'totalReturn');
     expect(table.header.slice(-6)).toEqual([
       'fills',
       'denied',
@@ -138,15 +139,7 @@ describe('the table of a sweep', () => {
 describe('the CSV of a sweep', () => {
   it('has the same columns whatever the metric and whichever rows need the optional ones', () => {
     const plain = sweepTable([row(3, 0.1)], [FAST], 'totalReturn');
-    const busy = sweepTable(
-      [
-        row(3, 0, { denied: 4, denial: '4 intents denied (risk maxPosition 4); the first: ...' }),
-        row(5, 0.1, { liquidations: 1, warnings: ['no 5m bars'], faults: ['strategy s: onBar threw'] }),
-        { ...row(8, null), metrics: {}, error: 'the replay window starts after the data' },
-      ],
-      [FAST],
-      'sharpe',
-    );
+    const busy = sweepTable(busyRows(), [FAST], 'sharpe');
     const expected = [
       FAST,
       ...sweepMetricNames(),

@@ -36,47 +36,10 @@ describe('sweep rows', () => {
 
   it('rank rows whose strategy threw after every clean row, and failed backtests last', () => {
     const rows: SweepRow[] = [
-      {
-        combination: ['failed'],
-        metrics: {},
-        fills: 0,
-        faults: [],
-        denied: 0,
-        liquidations: 0,
-        warnings: [],
-        notes: [],
-        error: 'the replay window starts after the data',
-      },
-      {
-        combination: ['halted'],
-        metrics: { totalReturn: 0 },
-        fills: 0,
-        faults: ['strategy s: onStart threw'],
-        denied: 0,
-        liquidations: 0,
-        warnings: [],
-        notes: [],
-      },
-      {
-        combination: ['losing'],
-        metrics: { totalReturn: -0.2 },
-        fills: 4,
-        faults: [],
-        denied: 0,
-        liquidations: 0,
-        warnings: [],
-        notes: [],
-      },
-      {
-        combination: ['winning'],
-        metrics: { totalReturn: 0.1 },
-        fills: 6,
-        faults: [],
-        denied: 0,
-        liquidations: 0,
-        warnings: [],
-        notes: [],
-      },
+      { ...row('failed', {}), error: 'the replay window starts after the data' },
+      { ...row('halted', { totalReturn: 0 }), faults: ['strategy s: onStart threw'] },
+      { ...row('losing', { totalReturn: -0.2 }), fills: 4 },
+      { ...row('winning', { totalReturn: 0.1 }), fills: 6 },
     ];
     expect(sortRows(rows, 'totalReturn').map((r) => r.combination[0])).toEqual([
       'winning',
