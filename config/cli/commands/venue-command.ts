@@ -110,16 +110,16 @@ export async function venueCommand(
 ): Promise<ExitCode> {
   // Empty counts as unset, as the config loader refuses an empty variable: an empty key would
   // let any client that sends none in.
-  const key = envValueOf(env, 'KEEL_API_KEY');
-  const secret = envValueOf(env, 'KEEL_API_SECRET');
-  for (const found of [key, secret]) {
+  const credentials: (string | undefined)[] = [];
+  for (const name of ['KEEL_API_KEY', 'KEEL_API_SECRET']) {
+    const found = envValueOf(env, name);
     if ('problem' in found) {
       io.stderr.write(`✖ keel venue: ${found.problem}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
+    credentials.push(found.value || undefined);
   }
-  const apiKey = ('value' in key && key.value) || undefined;
-  const apiSecret = ('value' in secret && secret.value) || undefined;
+  const [apiKey, apiSecret] = credentials;
   if ((apiKey === undefined) !== (apiSecret === undefined)) {
     io.stderr.write(
       '✖ keel venue: set both KEEL_API_KEY and KEEL_API_SECRET, or neither (an empty one counts as unset)\n',
