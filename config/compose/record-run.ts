@@ -12,7 +12,7 @@ import { MarketDataClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import { venueUrlLabel } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
-import { liveRecordVenue } from './live-record-venue.ts';
+import { liveVenueStart } from './live-venue-start.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { OutputCollision, outputCollision, recordInputFiles } from './output-collisions.ts';
 import { type EmbeddedPaperVenue, startEmbeddedPaperVenue } from './paper-run.ts';
@@ -269,7 +269,7 @@ interface RecordSource {
 
 /**
  * A paper config's embedded paper venue (Keel's built-in specs, its own clock stamping the
- * frames, as a paper session's), or what a live config's venue says (see {@link liveRecordVenue}).
+ * frames, as a paper session's), or what a live config's venue says (see {@link liveVenueStart}).
  */
 async function recordSource(loaded: LoadedConfig, logger: Logger): Promise<RecordSource> {
   const { config } = loaded;
@@ -285,5 +285,6 @@ async function recordSource(loaded: LoadedConfig, logger: Logger): Promise<Recor
     return { embedded, instruments, synthetic: embedded.synthetic, clock: () => venue.now() };
   }
   if (config.venue === undefined) throw new Error(`${loaded.file} has no venue section`);
-  return { embedded: undefined, ...(await liveRecordVenue(config.venue, config.instruments, logger)) };
+  const { instruments, synthetic, clock } = await liveVenueStart(config.venue, config.instruments, logger);
+  return { embedded: undefined, instruments, synthetic, clock };
 }

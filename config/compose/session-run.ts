@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { acquireRunLock, type RunLock, tookOverWarning } from '../../backtest/report/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
-import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
+import type { Execution } from '../../core/model/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf, venueUrlLabel } from '../schema/index.ts';
-import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
-import { liveSessionClock, liveSessionScheduler } from './live-session-clock.ts';
+import { liveSessionScheduler } from './live-session-clock.ts';
+import { liveVenueStart } from './live-venue-start.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
@@ -19,8 +19,6 @@ import { latencyOf } from './sim-models.ts';
 import { startUpFailure } from './start-up-failure.ts';
 import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
-import { venueInstrumentSpecs } from './venue-instruments.ts';
-import { venueRestClient } from './venue-rest-client.ts';
 import { runVenueSession } from './venue-session.ts';
 import type { VenueSessionOutcome } from './venue-session-options.ts';
 import { warmUpOf } from './warm-up-history.ts';
@@ -199,20 +197,14 @@ async function runServedSession(
   const venue = config.venue;
   starting.what = 'its config names no venue';
   if (venue === undefined) throw new Error(`${loaded.file} has no venue section`);
-  const rest = venueRestClient(venue, logger);
-  let liveInstruments: InstrumentSpec[];
-  let synthetic: boolean;
   starting.what = `cannot read its instruments from the venue at ${venueUrlLabel(venue.restUrl)}`;
-  try {
-    liveInstruments = await venueInstrumentSpecs(rest, config.instruments);
-    synthetic = await feedIsSynthetic(rest);
-  } finally {
-    await rest.close();
-  }
+  const {
+    instruments: liveInstruments,
+    synthetic,
+    serverClock,
+    clock: sessionClock,
+  } = await liveVenueStart(venue, config.instruments, logger);
   options.onVenue?.(venueUrlLabel(venue.restUrl), synthetic);
-  // The venue's clock as its replies so far told it, shared with the session's venue adapter.
-  const { serverClock } = rest;
-  const sessionClock = liveSessionClock(serverClock);
   return runVenueSession({
     ...common,
     metrics: handOver(),
