@@ -59,7 +59,17 @@ export function listFeed(pushes: readonly { readonly recvTs: number; readonly ms
  */
 export type FeedPacing =
   | { readonly mode: 'asap' }
-  | { readonly mode: 'realtime'; readonly speed?: number }
+  | {
+      readonly mode: 'realtime';
+      readonly speed?: number;
+      /**
+       * The events are stamped on the wall clock (a feed generated live, as `syntheticFeed`): at
+       * the first release, the ones already due by the wall clock go out at once and the rest are
+       * paced from there, so the venue's clock starts at the machine's, at a first start as after
+       * a restart's downtime. Default: the replay starts at its first event, whatever its time.
+       */
+      readonly eventsOnWallClock?: boolean;
+    }
   | { readonly mode: 'lockstep' }
   | { readonly mode: 'manual' };
 
@@ -436,7 +446,8 @@ export class MarketFeed {
   }
 
   private async run(): Promise<void> {
-    // Pace against the first event's anchor, not event to event: timer granularity then never adds up to drift.
+    // Pace against one anchor (the first event's, or the wall clock's), not event to event: timer
+    // granularity then never adds up to drift.
     let anchor: { readonly wall: number; readonly ts: number } | undefined;
     let sinceYield = 0;
     while (!this.stopped) {
@@ -465,7 +476,8 @@ export class MarketFeed {
       if (this.pacing.mode === 'lockstep') await this.beforeRelease(ts);
       if (this.stopped) return;
       if (this.pacing.mode === 'realtime') {
-        anchor ??= { wall: this.timer.now(), ts };
+        const wall = this.timer.now();
+        anchor ??= { wall, ts: this.pacing.eventsOnWallClock === true ? Math.max(ts, wall) : ts };
         const wait = anchor.wall + (ts - anchor.ts) / (this.pacing.speed ?? 1) - this.timer.now();
         if (wait > 0) {
           await this.sleep(wait);

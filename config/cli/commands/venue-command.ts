@@ -201,7 +201,9 @@ export async function venueCommand(
       ...(setup.latency === undefined ? {} : { latency: latencyOf(setup.latency), seed: setup.latency.seed }),
       feed,
       syntheticFeed: synthetic,
-      pacing: { mode: 'realtime', speed: options.speed },
+      // SYNTHETIC data is generated on this machine's clock: the venue's clock starts there, not
+      // up to a minute behind (the generator starts on the minute), nor a restart's downtime behind.
+      pacing: { mode: 'realtime', speed: options.speed, eventsOnWallClock: start.recording === undefined },
       ...(dataDir === undefined ? {} : { dataDir, dataDirLock: lock }),
     });
   } catch (error) {

@@ -263,6 +263,7 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
       const again = endpointOf(second.stdout);
       expect(again.apiKey).toBe(endpoint.apiKey);
       const open = await signedRest(again, 'GET', '/api/v1/trading/orders');
+      expect(open.body).toMatchObject({ code: 0 });
       expect(open.body.data).toEqual([
         expect.objectContaining({ clientOrderId: 'survives-kill', orderState: 'OPEN' }),
       ]);
