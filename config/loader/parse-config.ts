@@ -5,7 +5,7 @@ import type { ConfigProblem } from './config-problem.ts';
 import { ConfigSource } from './config-source.ts';
 import { substituteEnv } from './env-substitution.ts';
 import type { EnvValues } from './env-value.ts';
-import { forbiddenKeyProblems } from './forbidden-keys.ts';
+import { collectionKeyProblems, forbiddenKeyProblems } from './forbidden-keys.ts';
 import { setAsideIncompleteIgnoredSections } from './ignored-sections.ts';
 import { issueSentences } from './issue-sentence.ts';
 import { knownKeysOf } from './known-keys.ts';
@@ -62,11 +62,21 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
             ],
     };
   }
+  if (doc.warnings.length > 0) {
+    return {
+      ok: false,
+      problems: doc.warnings.map((warning) =>
+        source.problemAtOffset(warning.pos[0], `is not read by Keel: ${warning.message.split('\n')[0]}`),
+      ),
+    };
+  }
   const early = [
     ...applySetOverrides(source, options.overrides ?? []),
     ...substituteEnv(source, options.env, SECRET_PATHS),
     ...forbiddenKeyProblems(source),
   ];
+  const keyShapes = collectionKeyProblems(source);
+  if (keyShapes.length > 0) return { ok: false, problems: sortByPlace([...early, ...keyShapes]) };
   const resolved = resolveAliases(source);
   if (!resolved.ok) return { ok: false, problems: sortByPlace([...early, resolved.problem]) };
   const aside = setAsideIncompleteIgnoredSections(resolved.data);

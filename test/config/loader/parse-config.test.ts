@@ -125,6 +125,16 @@ describe('config parsing', () => {
     expect(out[10]).toMatch(/^✖ YAML has \d+ more syntax errors: is bt\.yaml a YAML config\?$/);
   });
 
+  it('refuses YAML the parser only warns about, at its place: an unknown tag would be read as text, an unknown directive skipped', () => {
+    const tagged = replaceLine(BACKTEST_YAML, '  fillModel: touch', '  fillModel: !model touch');
+    expect(lines(parseBacktest(tagged))).toEqual([
+      expect.stringMatching(/^✖ YAML is not read by Keel: Unresolved tag: !model \(bt\.yaml:14:14\)$/),
+    ]);
+    expect(lines(parseBacktest(`%KEEL 2\n---\n${BACKTEST_YAML}`))).toEqual([
+      '✖ YAML is not read by Keel: Unknown directive %KEEL (bt.yaml:1:1)',
+    ]);
+  });
+
   it('refuses repeated strategy ids at the repeat', () => {
     const text = BACKTEST_YAML.replace('backtest:\n', '  - { id: sma, use: grid }\nbacktest:\n');
     expect(lines(parseBacktest(text))).toEqual([

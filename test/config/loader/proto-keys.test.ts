@@ -32,3 +32,28 @@ describe('a __proto__ key', () => {
     );
   });
 });
+
+describe('a list or a map written as a key', () => {
+  it('is a located error at its own line, once, instead of a Node warning and a key named "[ a, b ]"', () => {
+    const text = EXAMPLE.replace(
+      /( +)fast: 3\n/,
+      (_match, indent: string) => `${indent}? [a, b]\n${indent}: 3\n`,
+    );
+    const line = text.split('\n').findIndex((l) => l.includes('? [a, b]')) + 1;
+    const warnings: unknown[] = [];
+    const onWarning = (warning: unknown) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const lines = problemsOf(text);
+      expect(lines.filter((l) => l.includes('[ a, b ]'))).toEqual([
+        `✖ params.[ a, b ] is not a known key: a config key is a plain name, not a list or a map → at strategies[0].params.[ a, b ] (p.yaml:${line}:9)`,
+      ]);
+      expect(problemsOf(`? { mode: live }\n: 1\n${EXAMPLE}`)[0]).toMatch(
+        /is not a known key: a config key is a plain name.*\(p\.yaml:1:3\)/,
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+});
