@@ -50,6 +50,8 @@ export interface ConfiguredBacktestOptions {
   readonly onRecordingDamage?: (warning: RecordingWarning) => void;
   /** Cancels the run (see `BacktestRunOptions.signal`) and, in {@link backtestToFiles}, the writing of its files. */
   readonly signal?: AbortSignal;
+  /** Where the run makes its spill directory (see `BacktestRunOptions.spillIn`); default the OS temporary directory. */
+  readonly spillIn?: string;
 }
 
 /** Where a recording's event cache is, and whether it is there after the run. */
@@ -226,6 +228,7 @@ export async function runConfiguredBacktest(
       : { onStrategyRejection: options.onStrategyRejection }),
     ...(options.onRecordingDamage === undefined ? {} : { onRecordingDamage: options.onRecordingDamage }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.spillIn === undefined ? {} : { spillIn: options.spillIn }),
   });
 }
 
