@@ -4,13 +4,16 @@ import { WINDOW_ENDS_BEFORE_START } from '../schema/index.ts';
 
 /**
  * A combination not run: each value is valid, their combination is not (a strategy's own check
- * across its params refuses it, or its replay window ends before it starts).
+ * across its params refuses it, its replay window ends before it starts, or misses the recordings).
  */
 export interface RefusedCombination {
   /** The combination's `--set` arguments. */
   readonly combination: readonly string[];
-  /** Who refuses it: the strategy's check across its `params`, or its replay `window`. */
-  readonly by: 'params' | 'window';
+  /**
+   * Who refuses it: the strategy's check across its `params`, its replay `window` (ending before
+   * it starts), or the recorded `data` (the window holds none of it: `screenReplayWindows`).
+   */
+  readonly by: 'params' | 'window' | 'data';
   /** The sentences, e.g. the strategy's `fast must be shorter than slow`, or `backtest.to must be later than from`. */
   readonly reasons: readonly string[];
 }
