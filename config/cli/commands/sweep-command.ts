@@ -64,6 +64,17 @@ function refusedBy(refused: readonly RefusedCombination[]): string {
   return [...new Set(refused.map((r) => r.by))].map((by) => REFUSED_BY[by]).join(', or ');
 }
 
+/**
+ * `sweep: 6 combinations (3 × 2), 4 backtests on 2 worker threads (2 not run, listed under the
+ * table)`: what is about to run, so a grid larger than meant is seen before the wait.
+ */
+function gridSize(grid: readonly GridAxis[], backtests: number, refused: number, threads: number): string {
+  const sizes = grid.map((axis) => axis.values.length);
+  const combinations = `${backtests + refused} combinations${sizes.length > 1 ? ` (${sizes.join(' × ')})` : ''}`;
+  const notRun = refused === 0 ? '' : ` (${refused} not run, listed under the table)`;
+  return `sweep: ${combinations}, ${backtests} backtest${backtests === 1 ? '' : 's'} on ${threads} worker thread${threads === 1 ? '' : 's'}${notRun}`;
+}
+
 /** Says that every combination of the grid was refused, with the first one and why. */
 function everyRefused(refused: readonly RefusedCombination[], paths: readonly string[], io: CliIo): ExitCode {
   const first = refused[0];
@@ -216,6 +227,7 @@ export async function sweepCommand(
       `⚠ --workers ${options.workers} is more than the ${cpus} CPUs this machine offers: the backtests share them and run no faster\n`,
     );
   const threads = sweepThreads(options.workers, combinations.length);
+  io.stderr.write(`${gridSize(options.grid, combinations.length, refused.length, threads)}\n`);
   const started = performance.now();
   let outcome: Awaited<ReturnType<typeof runUntilSignal>>;
   const progress = sweepProgress(io.stderr, combinations.length);
