@@ -143,6 +143,11 @@ export interface BacktestRunOptions {
    * stop the run's short settlement: the result is returned. Omitted: the run cannot be cancelled.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Where the run makes its spill directory: a sweep's own, which the sweep removes as it ends
+   * with whatever a backtest stopped with its worker thread left there. Default: the OS temporary directory.
+   */
+  readonly spillIn?: string;
   /** Shows progress; silent when omitted. */
   readonly progress?: ProgressReporter;
   /**

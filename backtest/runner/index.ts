@@ -51,6 +51,8 @@ export {
 } from './rejection-warning.ts';
 export type { ReplaySource } from './replay-source.ts';
 export { replaySourceName } from './replay-source.ts';
+export type { ReplaySourceOptions } from './replay-sources.ts';
+export { emptyReplayWindow } from './replay-window-check.ts';
 export { runBacktest } from './run-backtest.ts';
 export type { StrategyParamsEntry } from './setup-warnings.ts';
 export { setupWarnings, unlistedSymWarnings } from './setup-warnings.ts';

@@ -27,6 +27,12 @@ import { marketOnly, type RecordedSpan, within } from './replay-window.ts';
  */
 export const DEFAULT_BATCH_SIZE = 1024;
 
+/** What opening a run's recordings takes of its options. */
+export type ReplaySourceOptions = Pick<
+  BacktestRunOptions,
+  'recordings' | 'decode' | 'batchSize' | 'onRecordingDamage' | 'window' | 'warmUp' | 'eventCache'
+>;
+
 /** The recordings of a run, opened for replay. */
 export interface ReplaySources {
   /** Each recording's session header, in the order given. */
@@ -67,7 +73,7 @@ export interface ReplaySources {
  *   first batch is read; Error when a recording cannot be read; EmptyReplayWindowError when the
  *   window holds no event of the recordings
  */
-export async function openReplaySources(options: BacktestRunOptions): Promise<ReplaySources> {
+export async function openReplaySources(options: ReplaySourceOptions): Promise<ReplaySources> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   // The CSVs are read (whole, as an import reads them) before any recording is opened: a CSV that
   // is not bars stops the run with nothing to close.

@@ -92,7 +92,7 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   teardown.add(claim.end);
   const progress = options.progress === undefined ? undefined : teardown.progress(options.progress);
   try {
-    const dir = new SpillDirectory('keel-backtest-');
+    const dir = new SpillDirectory('keel-backtest-', options.spillIn);
     const runOptions = progress === undefined ? options : { ...options, progress };
     return await runInto(dir, runOptions, teardown, claim.started).catch(async (error: unknown) => {
       // What the run opened lets go first (its strategies may still write a record as they stop),

@@ -15,8 +15,21 @@ import {
   UNSET_HELP,
 } from './config-for-command.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
-import { type GridAxis, gridCombinations, overrideOnGridAxis, parseGridAxis } from './grid-spec.ts';
+import {
+  type GridAxis,
+  gridCombinations,
+  MAX_GRID_COMBINATIONS,
+  overrideOnGridAxis,
+  parseGridAxis,
+} from './grid-spec.ts';
 import { collect, intInRange, positiveNumber } from './option-parsers.ts';
+
+/**
+ * Most combinations `--max-combinations` may allow (Keel's choice): every row is kept until the
+ * table is written (a row of the example's 43 metrics is about 1.7 kB as JSON, more as objects),
+ * so a million rows would take gigabytes, while 100 000 hold some hundreds of MB.
+ */
+const MAX_COMBINATIONS_RAISED = 100_000;
 
 /**
  * Adds `keel sweep`: checks the metric, the grid and every combination's config before any
@@ -37,6 +50,14 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
       [],
     )
     .addOption(new Option('--workers <n>', 'worker threads').argParser(intInRange(1, 64)).default(2))
+    .addOption(
+      new Option(
+        '--max-combinations <n>',
+        'most combinations the grid may have: a larger one is refused before anything runs',
+      )
+        .argParser(intInRange(1, MAX_COMBINATIONS_RAISED))
+        .default(MAX_GRID_COMBINATIONS),
+    )
     .option(
       '--metric <name>',
       'result metric to sort by, best first (lowest first for drawdowns, volatility and costs)',
@@ -63,6 +84,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
         opts: {
           grid: string[];
           workers: number;
+          maxCombinations: number;
           metric: string;
           out?: string;
           timeout?: number;
@@ -82,8 +104,8 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
         let grid: GridAxis[];
         let combinations: string[][];
         try {
-          grid = opts.grid.map(parseGridAxis);
-          combinations = gridCombinations(grid);
+          grid = opts.grid.map((arg) => parseGridAxis(arg, opts.maxCombinations));
+          combinations = gridCombinations(grid, opts.maxCombinations);
         } catch (error) {
           io.stderr.write(`✖ ${(error as Error).message}\n`);
           exit(EXIT.BAD_CONFIG_OR_USAGE);

@@ -8,6 +8,7 @@ import {
   defaultAnnualizationOf,
   eventCachePaths,
   type ReplaySource,
+  type ReplaySourceOptions,
   runBacktest,
 } from '../../backtest/runner/index.ts';
 import { type StrategyRejection, type StrategySlot, wallClock } from '../../core/kernel/index.ts';
@@ -50,6 +51,8 @@ export interface ConfiguredBacktestOptions {
   readonly onRecordingDamage?: (warning: RecordingWarning) => void;
   /** Cancels the run (see `BacktestRunOptions.signal`) and, in {@link backtestToFiles}, the writing of its files. */
   readonly signal?: AbortSignal;
+  /** Where the run makes its spill directory (see `BacktestRunOptions.spillIn`); default the OS temporary directory. */
+  readonly spillIn?: string;
 }
 
 /** Where a recording's event cache is, and whether it is there after the run. */
@@ -150,6 +153,38 @@ export function eventCacheFiles(
 }
 
 /**
+ * What a config's backtest replays and how: its sources ({@link backtestSources}), the session
+ * decoder, the event cache (`backtest.eventCache`), the replay window and the warm-up.
+ * @param loaded - a validated config of mode backtest
+ * @param recordings - recordings replacing the config's
+ * @returns the replay part of the run's options
+ */
+export function replayOptionsOf(
+  loaded: LoadedConfig,
+  recordings?: readonly string[],
+): Required<Pick<ReplaySourceOptions, 'recordings' | 'decode'>> &
+  Pick<ReplaySourceOptions, 'eventCache' | 'window' | 'warmUp'> {
+  const { config } = loaded;
+  const backtest = config.backtest;
+  return {
+    recordings: backtestSources(loaded, recordings),
+    decode: decodeSessionRecord,
+    ...(backtest?.eventCache === true ? { eventCache: { decoderId: SESSION_DECODER_ID } } : {}),
+    // The window applies after decoding (and after the cache), so the run sees the recordings'
+    // whole span and can say so when the window misses it.
+    ...(backtest?.from === undefined && backtest?.to === undefined
+      ? {}
+      : {
+          window: {
+            ...(backtest.from === undefined ? {} : { from: backtest.from }),
+            ...(backtest.to === undefined ? {} : { to: backtest.to }),
+          },
+        }),
+    ...(config.warmUp === undefined ? {} : { warmUp: warmUpPeriodOf(config.warmUp) }),
+  };
+}
+
+/**
  * Runs the backtest a config describes: its recordings (relative to the config file) through
  * the venue's decoders, the simulated venue with the configured fill, latency and fee models,
  * the kernel with the strategies, and the risk gate with the global and per-strategy limits.
@@ -174,28 +209,13 @@ export async function runConfiguredBacktest(
   if (settleAsset === undefined || startingCash === undefined)
     throw new Error(`${loaded.file}: backtest.startingCash names no asset`);
   const startingCoins = Object.entries(backtest.startingCash).filter(([coin]) => coin !== settleAsset);
-  const recordings = backtestSources(loaded, options.recordings);
-  const cached = backtest.eventCache;
   const instruments = specsWithFees(instrumentSpecsOf(config.instruments), backtest.fees);
   const subPortfolioMarkup = subPortfolioMarkupOf(config);
   const subPortfolio = subPortfolioOf(config);
   const loans = loanOptionsOf(backtest.loans, configLoanAdvice('backtest.loans'));
   return runBacktest({
     title: `Backtest of ${config.name ?? config.strategies.map((s) => strategyName(s.use)).join(', ')}`,
-    recordings,
-    decode: decodeSessionRecord,
-    ...(cached ? { eventCache: { decoderId: SESSION_DECODER_ID } } : {}),
-    // The window applies after decoding (and after the cache), so the run sees the recordings'
-    // whole span and can say so when the window misses it.
-    ...(backtest.from === undefined && backtest.to === undefined
-      ? {}
-      : {
-          window: {
-            ...(backtest.from === undefined ? {} : { from: backtest.from }),
-            ...(backtest.to === undefined ? {} : { to: backtest.to }),
-          },
-        }),
-    ...(config.warmUp === undefined ? {} : { warmUp: warmUpPeriodOf(config.warmUp) }),
+    ...replayOptionsOf(loaded, options.recordings),
     instruments,
     ...(backtest.fees?.model === 'flat' ? { feeSchedule: 'flat' as const } : {}),
     ...(subPortfolio === undefined ? {} : { subPortfolio }),
@@ -226,6 +246,7 @@ export async function runConfiguredBacktest(
       : { onStrategyRejection: options.onStrategyRejection }),
     ...(options.onRecordingDamage === undefined ? {} : { onRecordingDamage: options.onRecordingDamage }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.spillIn === undefined ? {} : { spillIn: options.spillIn }),
   });
 }
 

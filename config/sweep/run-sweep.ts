@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { UNBEATEN_REASONS } from '../../backtest/report/index.ts';
+import { SpillDirectory, UNBEATEN_REASONS } from '../../backtest/report/index.ts';
 import { MAX_TIMER_MS } from '../compose/timer-limit.ts';
 import type { OverrideArg } from '../loader/index.ts';
 import { lowerIsBetter, sweepMetricNames } from './sweep-metrics.ts';
@@ -70,12 +70,14 @@ async function runCombination(
   options: SweepRunOptions,
   combination: readonly string[],
   stops: Set<() => void>,
+  spillIn: string,
 ): Promise<SweepRow | undefined> {
   const task: SweepTask = {
     file: options.file,
     sets: options.sets,
     ...(options.recordings === undefined ? {} : { recordings: options.recordings }),
     combination,
+    spillIn,
   };
   const timeout = new AbortController();
   const force = new AbortController();
@@ -134,11 +136,25 @@ async function runCombination(
  * timeout) gives a row with that `error` and no metrics: the other combinations' rows are kept.
  * Each worker is handed the next combination when its last one ends, so only the running
  * combinations exist as tasks. When `signal` aborts, the combinations not finished yet are dropped
- * and the rows finished so far returned.
+ * and the rows finished so far returned. The backtests make their spill directories inside one of
+ * the sweep's own (`keel-sweep-<pid>-…` in the temporary folder), removed as the sweep ends, whether
+ * it finished, failed or was stopped: with it goes what a backtest stopped with its worker left.
  * @param options - config, combinations, workers, timeout and stop signal
  * @returns the rows of the finished combinations: every one unless `signal` stopped the sweep
+ * @throws Error (from fs) when the sweep's spill directory cannot be made; what `onRow` threw
  */
 export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
+  const spill = new SpillDirectory('keel-sweep-');
+  try {
+    return await runOnPool(options, spill.path);
+  } finally {
+    // After the pool is destroyed: no worker writes in it any more.
+    spill.dispose();
+  }
+}
+
+/** {@link runSweep} with the sweep's spill directory made. */
+async function runOnPool(options: SweepRunOptions, spillIn: string): Promise<SweepRow[]> {
   const threads = sweepThreads(options.workers, options.combinations.length);
   const pool =
     options.pool ??
@@ -167,6 +183,7 @@ export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
         options,
         options.combinations[index] as readonly string[],
         stops,
+        spillIn,
       );
       rows[index] = row;
       if (row !== undefined) options.onRow?.(row, ++done);

@@ -19,6 +19,8 @@ export interface SweepTask {
   readonly recordings?: readonly string[];
   /** The combination's `--set` arguments, one per grid axis, applied after `sets`. */
   readonly combination: readonly string[];
+  /** The sweep's spill directory, where the backtest makes its own; absent = the OS temporary directory. */
+  readonly spillIn?: string;
 }
 
 /** One result row: the combination and the metrics of its backtest, as plain numbers. */
@@ -107,6 +109,7 @@ export async function runSweepTask(task: SweepTask, signal?: AbortSignal): Promi
     slots: slots.slots,
     ...(task.recordings === undefined ? {} : { recordings: task.recordings }),
     ...(signal === undefined ? {} : { signal }),
+    ...(task.spillIn === undefined ? {} : { spillIn: task.spillIn }),
   });
   try {
     return {

@@ -134,7 +134,8 @@ function removeAllOnExit(): void {
 }
 
 /**
- * A temporary directory of its own for one run's spill files (`<os tmpdir>/keel-run-<pid>-XXXXXX`),
+ * A temporary directory of its own for one run's spill files (`<os tmpdir>/keel-run-<pid>-XXXXXX`,
+ * or inside another spill directory, as a sweep's backtests make theirs inside the sweep's),
  * removed by {@link SpillDirectory.dispose} or, at the latest, when the process exits normally.
  * A process killed by a signal runs no exit hook: its directories are removed by the next
  * process that makes one in the same temporary directory once it is provably gone (the owner file
@@ -150,10 +151,10 @@ export class SpillDirectory {
   /**
    * Creates the directory.
    * @param prefix - start of the directory's name: `keel-`, a lower-case word and `-`, e.g. `keel-backtest-`
+   * @param base - where it is made; default the OS temporary directory
    * @throws Error (from fs) when the temporary directory is not writable
    */
-  constructor(prefix = 'keel-run-') {
-    const base = tmpdir();
+  constructor(prefix = 'keel-run-', base = tmpdir()) {
     sweepLeftovers(base);
     this.path = mkdtempSync(join(base, `${prefix}${process.pid}-`));
     writeFileSync(join(this.path, OWNER_FILE), `${JSON.stringify(processIdentity())}\n`);

@@ -16,10 +16,11 @@ import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
 import { csvRecordingProblem, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { abortOnSignal } from '../../compose/signal-abort.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
-import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
+import { formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import { accountCurrencyOf } from '../../schema/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -33,36 +34,6 @@ export interface BacktestOptions {
   readonly progress: boolean;
   /** Recordings replacing the config's (e.g. the session `npm start` wrote); absent = the config's. */
   readonly recordings?: readonly string[];
-}
-
-/** `2024-03-01` at midnight UTC, else the full time. */
-function day(ts: number): string {
-  const iso = new Date(ts).toISOString();
-  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
-}
-
-/** A replay window that misses the recordings, as a config problem located at `--from`/`--to` or its YAML line. */
-function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): ConfigProblem {
-  const { from, to } = error.window;
-  const first = error.recordedFrom;
-  const last = error.recordedTo;
-  const nothing = 'nothing was replayed';
-  if (first === undefined || last === undefined)
-    return loaded.source.problem(['backtest', 'recordings'], `hold no market events: ${nothing}`);
-  if (from !== undefined && from > last)
-    return loaded.source.problem(
-      ['backtest', 'from'],
-      `${day(from)} is after the recordings end (${day(last)}): ${nothing}`,
-    );
-  if (to !== undefined && to <= first)
-    return loaded.source.problem(
-      ['backtest', 'to'],
-      `${day(to)} is before the recordings start (${day(first)}): ${nothing}`,
-    );
-  return loaded.source.problem(
-    ['backtest', from === undefined ? 'to' : 'from'],
-    `leaves a window with no recorded event (the recordings run from ${day(first)} to ${day(last)}): ${nothing}`,
-  );
 }
 
 /**
@@ -146,7 +117,7 @@ async function backtestAndSummarize(
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     if (error instanceof EmptyReplayWindowError) {
-      io.stderr.write(`${formatConfigProblem(windowProblem(loaded, error))}\n`);
+      io.stderr.write(`${formatConfigProblem(replayWindowProblem(loaded, error))}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     const csvProblem = csvRecordingProblem(loaded, error);

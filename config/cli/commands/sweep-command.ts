@@ -5,14 +5,17 @@ import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField, writeTextFile } from '../../../backtest/report/index.ts';
 import { backtestSources } from '../../compose/backtest-run.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig, OverrideArg } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
 import { runSweep, sortRows, sweepThreads } from '../../sweep/run-sweep.ts';
 import type { RefusedCombination } from '../../sweep/screen-combinations.ts';
+import { screenReplayWindows } from '../../sweep/screen-replay-windows.ts';
 import { lowerIsBetter } from '../../sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../sweep/sweep-task.ts';
+import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { type GridAxis, gridCombinations } from '../grid-spec.ts';
@@ -27,7 +30,10 @@ export interface SweepOptions {
   readonly grid: readonly GridAxis[];
   /** The combinations to backtest (checked to validate before this is called); default: every one of the grid. */
   readonly combinations?: readonly (readonly string[])[];
-  /** Combinations not run (`screenCombinations`): a strategy's own check refused them, or their window ends before it starts. */
+  /**
+   * Combinations not run (`screenCombinations`): a strategy's own check refused them, or their
+   * window ends before it starts. Those whose window misses the recordings are found here.
+   */
   readonly refused?: readonly RefusedCombination[];
   /** Worker threads (piscina): no more start than there are combinations. */
   readonly workers: number;
@@ -46,12 +52,40 @@ export interface SweepOptions {
 /** Most rows whose denials are named under the table; the `denied` column counts them all. */
 const DENIALS_NAMED = 10;
 
+/** Why a combination was not run, by who refused it. */
+const REFUSED_BY: Readonly<Record<RefusedCombination['by'], string>> = {
+  params: "refused by the strategy's own check of its params",
+  window: 'their replay window ends before it starts',
+  data: 'their replay window holds no recorded event',
+};
+
 /** Why the refused combinations were not run, e.g. `refused by the strategy's own check of its params`. */
 function refusedBy(refused: readonly RefusedCombination[]): string {
-  const params = "refused by the strategy's own check of its params";
-  const window = 'their replay window ends before it starts';
-  if (refused.every((r) => r.by === 'params')) return params;
-  return refused.every((r) => r.by === 'window') ? window : `${params}, or ${window}`;
+  return [...new Set(refused.map((r) => r.by))].map((by) => REFUSED_BY[by]).join(', or ');
+}
+
+/**
+ * `sweep: 6 combinations (3 × 2), 4 backtests on 2 worker threads (2 not run, listed under the
+ * table)`: what is about to run, so a grid larger than meant is seen before the wait.
+ */
+function gridSize(grid: readonly GridAxis[], backtests: number, refused: number, threads: number): string {
+  const sizes = grid.map((axis) => axis.values.length);
+  const combinations = `${backtests + refused} combinations${sizes.length > 1 ? ` (${sizes.join(' × ')})` : ''}`;
+  const notRun = refused === 0 ? '' : ` (${refused} not run, listed under the table)`;
+  return `sweep: ${combinations}, ${backtests} backtest${backtests === 1 ? '' : 's'} on ${threads} worker thread${threads === 1 ? '' : 's'}${notRun}`;
+}
+
+/** Says that every combination of the grid was refused, with the first one and why. */
+function everyRefused(refused: readonly RefusedCombination[], paths: readonly string[], io: CliIo): ExitCode {
+  const first = refused[0];
+  const example =
+    first === undefined
+      ? ''
+      : `, e.g. ${describeCombination(first.combination, paths)}: ${first.reasons.join('; ')}`;
+  const who = refused.every((r) => r.by === 'params') ? 'the strategy refuses' : 'keel sweep refuses';
+  io.stderr.write(`✖ keel sweep: ${who} every combination of the grid${example}
+`);
+  return EXIT.BAD_CONFIG_OR_USAGE;
 }
 
 /** `fast=10 slow=8` of a combination: each axis's value under its path. */
@@ -127,15 +161,16 @@ function notes(rows: readonly SweepRow[], paths: readonly string[]): string[] {
  * and written as CSV (full precision). A combination whose strategy threw is named below the
  * table with its first fault, one whose intents were denied with its denials and the first
  * reason; combinations a strategy's own check refused, or whose replay window ends before it
- * starts, are listed below it too. SIGINT, SIGTERM or SIGHUP stops the sweep: the running backtests stop
+ * starts or misses the recordings, are listed below it too. A window every combination shares
+ * that misses the recordings is refused before any backtest runs, as `keel backtest` refuses it. SIGINT, SIGTERM or SIGHUP stops the sweep: the running backtests stop
  * at their next batch and remove their temporary files (see `SweepRunOptions.signal`), and the
  * rows finished so far are printed and written, marked partial.
  * @param loaded - the validated base config (mode backtest)
  * @param options - grid, workers, metric, timeout and output
  * @param io - output streams
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric (`keel sweep` checks it before
- *   calling this), a missing recording, a `--out` that cannot be written or a grid whose every
- *   combination was refused, EXIT.RUNTIME_FAILURE when a combination's backtest failed or timed out
+ *   calling this), a missing recording, a `--out` that cannot be written, a replay window that
+ *   misses the recordings or a grid whose every combination was refused, EXIT.RUNTIME_FAILURE when a combination's backtest failed or timed out
  *   (after the table, which keeps the other rows and marks it `failed`), EXIT.STRATEGY_FAULT when a
  *   strategy threw in some combination (after the table, with a `faults` column and the first
  *   fault of each such row), EXIT.INTERRUPTED or EXIT.TERMINATED when a signal stopped it (after
@@ -155,19 +190,9 @@ export async function sweepCommand(
     for (const line of missing) io.stderr.write(`${line}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
-  const combinations = options.combinations ?? gridCombinations(options.grid);
-  const refused = options.refused ?? [];
+  const screened = options.combinations ?? gridCombinations(options.grid);
   const paths = options.grid.map((axis) => formatSetPath(axis.path));
-  if (combinations.length === 0) {
-    const first = refused[0];
-    const example =
-      first === undefined
-        ? ''
-        : `, e.g. ${describeCombination(first.combination, paths)}: ${first.reasons.join('; ')}`;
-    const who = refused.every((r) => r.by === 'params') ? 'the strategy refuses' : 'keel sweep refuses';
-    io.stderr.write(`✖ keel sweep: ${who} every combination of the grid${example}\n`);
-    return EXIT.BAD_CONFIG_OR_USAGE;
-  }
+  if (screened.length === 0) return everyRefused(options.refused ?? [], paths, io);
   if (options.out !== undefined) {
     const problem = outFileProblem(options.out);
     if (problem !== undefined) {
@@ -175,12 +200,34 @@ export async function sweepCommand(
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
   }
+  // Asked once here, not found by every combination's backtest as it starts (each a failed row).
+  let windows: Awaited<ReturnType<typeof screenReplayWindows>>;
+  try {
+    windows = await screenReplayWindows({
+      base: loaded,
+      sets: options.sets ?? [],
+      axes: options.grid.map((axis) => axis.path),
+      combinations: screened,
+      ...(recordings === undefined ? {} : { recordings }),
+    });
+  } catch (error) {
+    io.stderr.write(`✖ keel sweep: ${(error as Error).message}\n`);
+    return isBadInputFile(error) ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
+  }
+  if (!windows.ok) {
+    io.stderr.write(`${formatConfigProblem(replayWindowProblem(loaded, windows.missed))}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
+  const combinations = windows.runnable;
+  const refused = [...(options.refused ?? []), ...windows.refused];
+  if (combinations.length === 0) return everyRefused(refused, paths, io);
   const cpus = availableParallelism();
   if (options.workers > cpus)
     io.stderr.write(
       `⚠ --workers ${options.workers} is more than the ${cpus} CPUs this machine offers: the backtests share them and run no faster\n`,
     );
   const threads = sweepThreads(options.workers, combinations.length);
+  io.stderr.write(`${gridSize(options.grid, combinations.length, refused.length, threads)}\n`);
   const started = performance.now();
   let outcome: Awaited<ReturnType<typeof runUntilSignal>>;
   const progress = sweepProgress(io.stderr, combinations.length);

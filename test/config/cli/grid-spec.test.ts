@@ -84,6 +84,19 @@ describe('sweep grid', () => {
     );
   });
 
+  it('refuses a grid over the limit, saying how to raise it, and takes one up to a raised limit', () => {
+    const axes = [parseGridAxis('a=1..101'), parseGridAxis('b=1..100')];
+    expect(() => gridCombinations(axes)).toThrow(
+      'the grid has 10100 combinations, more than the 10000 allowed (--max-combinations raises the limit)',
+    );
+    expect(gridCombinations(axes, 10_100)).toHaveLength(10_100);
+    expect(() => gridCombinations(axes, 10_099)).toThrow('more than the 10099 allowed');
+    expect(() => parseGridAxis('a=1..10001')).toThrow(
+      'has 10001 values, more than the 10000 allowed (--max-combinations raises the limit)',
+    );
+    expect(parseGridAxis('a=1..10001', 10_001).values).toHaveLength(10_001);
+  });
+
   it('refuses the same path on two axes', () => {
     expect(() => gridCombinations([parseGridAxis('a=1,2'), parseGridAxis('a=3')])).toThrow('names a twice');
   });

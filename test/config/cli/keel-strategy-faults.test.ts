@@ -154,23 +154,24 @@ describe('keel sweep: a combination whose strategy throws', () => {
 
 describe('keel sweep: a combination whose backtest fails', () => {
   it('keeps every other row, marks it failed with the reason, writes the table, then exits 1', () => {
+    // A warm-up of 2 days takes every event of the 30-minute session: its backtest fails as it starts.
     const { run, table } = sweep(
       'sweep-failed.csv',
       '--set',
       'strategies.0.params.throwIn=none',
       '--grid',
-      'backtest.from=2025-01-06T14:30:00Z,2026-01-01T00:00:00Z',
+      'warmUp.period=1m,2d',
     );
     expect(run.code, run.stderr).toBe(EXIT.RUNTIME_FAILURE);
     expect(run.stdout).toContain(
-      '✖ backtest.from=2026-01-01T00:00:00Z: its backtest failed: the replay window starts at 2026-01-01 00:00:00 UTC',
+      '✖ warmUp.period=2d: its backtest failed: backtest: the warm-up of 2 d (to 2025-01-08T14:30:00.001Z) takes all ',
     );
     const { header, rows } = table();
     expect(header).toEqual(expect.arrayContaining(['fills', 'failed']));
-    expect(rows.map((row) => [row['backtest.from'], row.failed])).toEqual([
-      ['2025-01-06T14:30:00Z', ''],
-      ['2026-01-01T00:00:00Z', 'yes'],
+    expect(rows.map((row) => [row['warmUp.period'], row.failed])).toEqual([
+      ['1m', ''],
+      ['2d', 'yes'],
     ]);
-    expect(rows[1]?.error).toContain('the replay window starts at 2026-01-01 00:00:00 UTC');
+    expect(rows[1]?.error).toContain('the warm-up of 2 d (to 2025-01-08T14:30:00.001Z) takes all ');
   }, 120_000);
 });

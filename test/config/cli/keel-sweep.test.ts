@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -218,9 +219,16 @@ backtest:
   return file;
 }
 
+/** This process's backtest and sweep spill directories in the temporary folder. */
+const spillDirectories = (): string[] =>
+  readdirSync(tmpdir()).filter((name) =>
+    ['backtest', 'sweep'].some((kind) => name.startsWith(`keel-${kind}-${process.pid}-`)),
+  );
+
 describe('keel sweep: a combination that never ends', () => {
   it('--timeout turns it into a failed row, stops its worker and keeps the other rows (exit 1)', async () => {
     const csv = join(dir, 'timeout.csv');
+    const spilledBefore = spillDirectories();
     const run = await keelInProcess([
       'sweep',
       hangingConfig(),
@@ -245,6 +253,8 @@ describe('keel sweep: a combination that never ends', () => {
       ['false', '', ''],
       ['true', 'yes', 'it ran longer than --timeout 4 s and its worker was stopped'],
     ]);
+    // The stopped worker could not remove its backtest's spill directory: the sweep removed it.
+    expect(spillDirectories()).toEqual(spilledBefore);
   }, 120_000);
 });
 

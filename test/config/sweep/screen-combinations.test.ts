@@ -36,6 +36,20 @@ describe('screening a sweep grid before it runs', () => {
     expect(!config.ok && config.problems[0]?.where).toBe('--set backtest.latency.fixedMs=-1');
   });
 
+  it("names a later combination's config mistake before an earlier one's params mistake", async () => {
+    const screened = await screenCombinations(
+      EXAMPLE,
+      [],
+      [
+        [`${SLOW}=1`, 'backtest.latency.fixedMs=5'],
+        [`${SLOW}=20`, 'backtest.latency.fixedMs=-1'],
+      ],
+    );
+    expect(!screened.ok && screened.problems.map((p) => p.where)).toEqual([
+      '--set backtest.latency.fixedMs=-1',
+    ]);
+  });
+
   it("applies the sweep's own --set before each combination", async () => {
     const screened = await screenCombinations(EXAMPLE, [`${SLOW}=4`], [[`${FAST}=3`], [`${FAST}=4`]]);
     expect(screened.ok && screened.refused.map((r) => r.combination)).toEqual([[`${FAST}=4`]]);
