@@ -62,7 +62,8 @@ export interface EmbeddedPaperVenue {
 
 /**
  * The market source of a paper run: a recorded session (relative to the config file), SYNTHETIC
- * when its header says so, or the SYNTHETIC generator live, limited to the configured syms.
+ * when its header says so, or the SYNTHETIC generator live, limited to the configured syms and
+ * ending after `paper.source.durationSec` of market time when set.
  * @param paper - the paper settings
  * @param loaded - the config (for its directory and instruments)
  * @param startTime - venue time of a synthetic session's first event
@@ -95,6 +96,7 @@ export async function paperFeedOf(
     feed: syntheticFeed({
       seed: paper.source.seed,
       startTime,
+      ...(paper.source.durationSec === undefined ? {} : { durationMs: paper.source.durationSec * 1000 }),
       markets: markets.length > 0 ? markets : SYNTHETIC_MARKETS,
     }),
     synthetic: true,

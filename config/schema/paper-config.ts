@@ -22,6 +22,13 @@ export const paperSourceSchema = z.discriminatedUnion(
     z.strictObject({
       kind: z.literal('synthetic'),
       seed: z.int().default(1).describe('Seed of the SYNTHETIC market generator.'),
+      durationSec: z
+        .number()
+        .positive()
+        .optional()
+        .describe(
+          'Seconds of market the generator makes, counted in market time from the start of the minute the session starts in; then the source ends, and the session with it: a lockstep run covers the same market, with the same fills, however fast the machine runs. Absent = endless.',
+        ),
     }),
   ],
   { error: 'must be "recording" or "synthetic"' },
@@ -50,13 +57,15 @@ export const paperConfigSchema = z.strictObject({
     ),
   source: paperSourceSchema
     .prefault({ kind: 'synthetic' })
-    .describe('What the paper venue replays: kind recording (a path) or synthetic (a seed).'),
+    .describe(
+      'What the paper venue replays: kind recording (a path) or synthetic (a seed and, optionally, a length in market time).',
+    ),
   durationSec: z
     .number()
     .positive()
     .optional()
     .describe(
-      'Stop after this many wall-clock seconds (at speed 5, 10 s replays about 50 s of market); absent = until the source ends or SIGINT.',
+      'Stop after this many wall-clock seconds (at speed 5, 10 s replays about 50 s of market, less on a busy machine in lockstep); absent = until the source ends or SIGINT. To stop after a set span of market, give the source one (paper.source.durationSec).',
     ),
   startingCash: startingCashSchema
     .prefault({ USDT: 100000 })

@@ -158,13 +158,16 @@ strategies:
 risk: { maxNotionalPerOrder: 1000000, maxOpenOrders: 20 }
 `;
 
-/** Paper session of the SMA crossover on SYNTHETIC 1m bars: it holds a position sized from equity for bars on end. */
+/**
+ * Paper session of the SMA crossover on 13 minutes of SYNTHETIC 1m bars: it holds a position sized
+ * from equity for bars on end. The source's end, in market time, ends it: a wall-clock
+ * `durationSec` got through too little market for a second fill on a busy machine.
+ */
 const SMA_PAPER = `mode: paper
 ${SMA_SETUP}paper:
   lockstep: true
   speed: 200
-  source: { kind: synthetic, seed: 7 }
-  durationSec: 8
+  source: { kind: synthetic, seed: 7, durationSec: 780 }
   fillModel: touch
   startingCash: { USDT: 100000 }
 recording: { path: out/sma-paper.jsonl.gz }
