@@ -4,6 +4,7 @@ import { csvField } from '../../../backtest/report/index.ts';
 import { sweepTable } from '../../../config/cli/sweep-table.ts';
 import { sweepMetricNames } from '../../../config/sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
+import { quietSweepRow } from '../../kit/sweep-rows.ts';
 
 const FAST = 'strategies.0.params.fast';
 
@@ -19,17 +20,11 @@ function csvColumns(table: ReturnType<typeof sweepTable>, names: readonly string
 }
 
 function row(fast: number, totalReturn: number | null, more: Partial<SweepRow> = {}): SweepRow {
-  return {
-    combination: [`${FAST}=${fast}`],
+  return quietSweepRow([`${FAST}=${fast}`], {
     metrics: { totalReturn, sharpe: null, maxDrawdown: 0, tradeCount: 2, winRate: 0.5 },
     fills: 4,
-    faults: [],
-    denied: 0,
-    liquidations: 0,
-    warnings: [],
-    notes: [],
     ...more,
-  };
+  });
 }
 
 /** Rows with a denial, a liquidation, a warning, a fault and a failed backtest between them. */

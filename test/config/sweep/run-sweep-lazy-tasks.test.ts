@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runSweep, type SweepPool } from '../../../config/sweep/run-sweep.ts';
 import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
+import { quietSweepRow } from '../../kit/sweep-rows.ts';
 
 /** A pool answering each task after a turn of the event loop, counting what it was handed. */
 function countingPool() {
@@ -14,16 +15,7 @@ function countingPool() {
       return new Promise<SweepRow>((resolve) =>
         setImmediate(() => {
           seen.running--;
-          resolve({
-            combination: message.task.combination,
-            metrics: {},
-            fills: 0,
-            faults: [],
-            denied: 0,
-            liquidations: 0,
-            warnings: [],
-            notes: [],
-          });
+          resolve(quietSweepRow(message.task.combination));
         }),
       );
     },

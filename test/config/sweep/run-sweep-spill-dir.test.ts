@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSweep, type SweepPool } from '../../../config/sweep/run-sweep.ts';
 import type { SweepRow, SweepTask } from '../../../config/sweep/sweep-task.ts';
+import { quietSweepRow } from '../../kit/sweep-rows.ts';
 
 /** What a combination's backtest does in the pool: answers a row, or leaves its files behind and fails. */
 type Outcome = 'row' | 'dies';
@@ -25,16 +26,7 @@ function leavingPool(outcome: (index: number) => Outcome) {
       mkdirSync(inside);
       writeFileSync(join(inside, 'orders.log'), 'spilled\n');
       if (outcome(index++) === 'dies') throw new Error('worker terminated');
-      return {
-        combination: task.combination,
-        metrics: {},
-        fills: 0,
-        faults: [],
-        denied: 0,
-        liquidations: 0,
-        warnings: [],
-        notes: [],
-      };
+      return quietSweepRow(task.combination);
     },
     async destroy() {},
   };

@@ -2,18 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { sortRows, sweepThreads } from '../../../config/sweep/run-sweep.ts';
 import { lowerIsBetter } from '../../../config/sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
+import { quietSweepRow } from '../../kit/sweep-rows.ts';
 
 /** A row of one combination named `name`, with these metrics and nothing else of note. */
-const row = (name: string, metrics: Record<string, number | null>): SweepRow => ({
-  combination: [name],
-  metrics,
-  fills: 0,
-  faults: [],
-  denied: 0,
-  liquidations: 0,
-  warnings: [],
-  notes: [],
-});
+const row = (name: string, metrics: Record<string, number | null>): SweepRow =>
+  quietSweepRow([name], { metrics });
 
 describe('sweep rows', () => {
   it('sort a drawdown, volatility or cost lowest first, and every other metric highest first', () => {
