@@ -61,6 +61,7 @@ export {
 } from './position-sizer.ts';
 export type { RandomSource } from './random.ts';
 export { seededRandom } from './random.ts';
+export { RetentionQueue } from './retention-queue.ts';
 export type { Scheduler } from './scheduler.ts';
 export { secretParam } from './secret-param.ts';
 export type { StrategyContext } from './strategy-context.ts';

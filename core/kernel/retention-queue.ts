@@ -1,10 +1,12 @@
 /**
  * The most recent `capacity` keys, oldest first: pushing one more hands back the oldest, for its
- * owner to forget. Amortised O(1): the array is compacted once its dead head reaches the capacity.
+ * owner to forget. A ring: once full, each push overwrites the oldest slot, so a push is O(1)
+ * with no copying and the queue holds at most `capacity` keys.
  */
 export class RetentionQueue {
   private readonly keys: string[] = [];
-  private head = 0;
+  /** The slot of the oldest key once the ring is full (the next one overwritten). */
+  private oldest = 0;
 
   /** @param capacity - how many keys are retained */
   constructor(private readonly capacity: number) {}
@@ -15,13 +17,15 @@ export class RetentionQueue {
    * @returns the oldest key, no longer retained, when the queue was full
    */
   push(key: string): string | undefined {
-    this.keys.push(key);
-    if (this.keys.length - this.head <= this.capacity) return undefined;
-    const evicted = this.keys[this.head++] as string;
-    if (this.head > this.capacity) {
-      this.keys.splice(0, this.head);
-      this.head = 0;
+    const keys = this.keys;
+    if (keys.length < this.capacity) {
+      keys.push(key);
+      return undefined;
     }
+    if (this.capacity === 0) return key;
+    const evicted = keys[this.oldest] as string;
+    keys[this.oldest] = key;
+    this.oldest = this.oldest + 1 === this.capacity ? 0 : this.oldest + 1;
     return evicted;
   }
 }

@@ -1,3 +1,4 @@
+import { RetentionQueue } from '../../../core/kernel/index.ts';
 import type { PlaceOrderIntent } from '../../../core/model/index.ts';
 
 /**
@@ -17,14 +18,20 @@ const MAX_REMEMBERED = 100_000;
  * several prices) are batches of their own.
  */
 export class EntryBatches {
-  /** Each remembered order's batch number, oldest first. */
+  /** Each remembered order's batch number. */
   private readonly batches = new Map<string, number>();
-  /** The batch numbers of the latest hook calls' batches, by what makes a batch, oldest first. */
+  /** The remembered orders' references, oldest first. */
+  private readonly rememberedOrder: RetentionQueue;
+  /** The batch numbers of the latest hook calls' batches, by what makes a batch. */
   private readonly recent = new Map<string, number>();
+  /** The keys of {@link recent}, oldest first. */
+  private readonly recentOrder = new RetentionQueue(MAX_RECENT_BATCHES);
   private nextBatch = 0;
 
   /** @param maxRemembered - most orders remembered, the oldest forgotten past it (default 100 000) */
-  constructor(private readonly maxRemembered = MAX_REMEMBERED) {}
+  constructor(maxRemembered = MAX_REMEMBERED) {
+    this.rememberedOrder = new RetentionQueue(maxRemembered);
+  }
 
   /**
    * Notes an order as it is sent.
@@ -41,10 +48,11 @@ export class EntryBatches {
     if (batch === undefined) {
       batch = this.nextBatch++;
       this.recent.set(key, batch);
-      forgetOldest(this.recent, MAX_RECENT_BATCHES);
+      forget(this.recent, this.recentOrder.push(key));
     }
+    const known = this.batches.has(order.ref);
     this.batches.set(order.ref, batch);
-    forgetOldest(this.batches, this.maxRemembered);
+    if (!known) forget(this.batches, this.rememberedOrder.push(order.ref));
   }
 
   /**
@@ -64,7 +72,11 @@ export class EntryBatches {
  */
 const MAX_RECENT_BATCHES = 10_000;
 
-/** Drops a map's oldest entry while it holds more than `max`. */
-function forgetOldest<V>(map: Map<string, V>, max: number): void {
-  if (map.size > max) map.delete(map.keys().next().value as string);
+/**
+ * Drops the entry a {@link RetentionQueue} no longer retains. (Asking the map for its oldest key
+ * instead walks past every entry deleted since its last rehash, so a full map paid that walk on
+ * each placement.)
+ */
+function forget<V>(map: Map<string, V>, evicted: string | undefined): void {
+  if (evicted !== undefined) map.delete(evicted);
 }
