@@ -24,6 +24,23 @@ describe('the syms of the commands sent lately', () => {
     expect(['c-1', 'c-2', 'c-3'].map((ref) => syms.symOf(ref))).toEqual([undefined, BTC, BTC]);
   });
 
+  it('names the latest sym of a reference sent twice, and keeps it while the older one is forgotten', () => {
+    const syms = new CommandSyms(2);
+    syms.sent({ kind: 'cancelAlgoOrder', ref: 'c-1', target: 'a-1', sym: ETH });
+    syms.sent({ kind: 'cancelAlgoOrder', ref: 'c-1', target: 'a-1', sym: BTC });
+    expect(syms.symOf('c-1')).toBe(BTC);
+    syms.sent({ kind: 'cancelAlgoOrder', ref: 'c-2', target: 'a-1', sym: ETH });
+    expect(syms.symOf('c-1')).toBe(BTC);
+    syms.sent({ kind: 'cancelAlgoOrder', ref: 'c-3', target: 'a-1', sym: ETH });
+    expect(syms.symOf('c-1')).toBeUndefined();
+  });
+
+  it('keeps nothing at capacity 0', () => {
+    const syms = new CommandSyms(0);
+    syms.sent({ kind: 'cancelAlgoOrder', ref: 'c-1', target: 'a-1', sym: ETH });
+    expect(syms.symOf('c-1')).toBeUndefined();
+  });
+
   it('gives no sym for a cancel of listed orders or of every sym', () => {
     expect(intentSym({ kind: 'cancelOrders', ref: 'c-1', targets: ['s-1'] })).toBeUndefined();
     expect(intentSym({ kind: 'cancelOrders', ref: 'c-2', sym: ETH })).toBe(ETH);
