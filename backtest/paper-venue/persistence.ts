@@ -158,10 +158,10 @@ export function loadSnapshot(dataDir: string): PaperSnapshot | PaperSnapshotV1 |
 
 /**
  * What a restart would lose while the snapshot cannot be written: the command log keeps every
- * order and fill, the snapshot only the feed's position and the markups.
+ * order, fill and markup set, the snapshot only the feed's position.
  */
 const UNSAVED_SNAPSHOT =
-  'the venue goes on; restarted now, it would resume the feed from its last saved snapshot or logged command (the market events since are released again) and lose markups set since; orders and fills are in the command log';
+  'the venue goes on; restarted now, it would resume the feed from its last saved snapshot or logged command (the market events since are released again); orders, fills and markups are in the command log';
 
 /**
  * Writes snapshots atomically (temporary file, then rename) into a data directory: after a

@@ -46,12 +46,13 @@ export function snapshotOf(state: VenueState): PaperSnapshot {
  * Rebuilds the venue from a snapshot and its journal: replays the feed silently up to where it
  * was saved (or to the last journaled command's event, if later), running each journaled command
  * after the market events it followed and moving the venue to each journaled lockstep tick's time
- * in turn, then sets the markups. Where the snapshot holds the view the venue wrote at close, the
- * account replayed up to that point (the snapshot's event count and journal length) must be the
- * one the view holds ({@link firstAccountDifference}): a journaled command this Keel runs
- * otherwise than the Keel that acknowledged it (a refused order that now fills), or settings or a
- * feed other than the ones the journal ran with (another fee, fill model or starting balance),
- * stops the start.
+ * in turn. The snapshot's markups are set where it was taken, before the entries journaled after
+ * it, so a markup changed since wins over the snapshot's older one. Where the snapshot holds the
+ * view the venue wrote at close, the account replayed up to that point (the snapshot's event count
+ * and journal length) must be the one the view holds ({@link firstAccountDifference}): a journaled
+ * command this Keel runs otherwise than the Keel that acknowledged it (a refused order that now
+ * fills), or settings or a feed other than the ones the journal ran with (another fee, fill model
+ * or starting balance), stops the start.
  * @param state - the fresh venue's portfolios, journal, feed (not started) and clock
  * @param saved - the snapshot read from the data dir, if one was written
  * @param entries - the whole journal (the command log's entries, after a version 1 snapshot's own)
@@ -88,6 +89,7 @@ export async function restoreSnapshot(
     const difference = firstAccountDifference(saved.view, await accountViewOf(books));
     if (difference !== undefined) throw new DataDirReplayError(mismatch(dataDir, saved.keel, difference));
   }
+  restoreMarkups(books, saved);
   replay(savedReleased);
   const loggedReleased = entries.reduce((most, entry) => Math.max(most, entry.at), savedReleased);
   await feed.catchUp(loggedReleased, replay);
@@ -97,10 +99,18 @@ export async function restoreSnapshot(
         `${feed.released}: start the venue with the feed it was saved with`,
     );
   }
-  for (const [id, bps] of Object.entries(saved?.markups ?? {})) {
-    const book = books.get(id);
-    book?.setMarkup(D(bps).div(10_000));
-  }
+}
+
+/**
+ * Sets the markups a snapshot holds (bps by portfolio) on the portfolios the venue runs. Called
+ * where the snapshot was taken in the replay: the journal's later `setSubFeeRate` entries then
+ * override them, as they did when they ran.
+ */
+function restoreMarkups(
+  books: ReadonlyMap<string, PortfolioBook>,
+  saved: PaperSnapshot | PaperSnapshotV1 | undefined,
+): void {
+  for (const [id, bps] of Object.entries(saved?.markups ?? {})) books.get(id)?.setMarkup(D(bps).div(10_000));
 }
 
 /**

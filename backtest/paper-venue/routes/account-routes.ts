@@ -7,6 +7,7 @@ import { pageOf, RECENT_WINDOW, windowed } from '../paging.ts';
 import type { PortfolioBook } from '../portfolio-book.ts';
 import { optionalList, optionalText, requiredText } from '../request-fields.ts';
 import { accountToWire, decimalsAsText } from '../wire-views.ts';
+import { requireReadable, visibleBooks } from './portfolio-access.ts';
 import type { RouteContext, RouteHandler } from './route-context.ts';
 
 function symInfo(spec: InstrumentSpec): SymInfoWire {
@@ -63,10 +64,6 @@ function feeRate(
   };
 }
 
-function visibleBooks(context: RouteContext): PortfolioBook[] {
-  return context.book.isMain ? [...context.books.values()] : [context.book];
-}
-
 async function tradingAccount(context: RouteContext): Promise<unknown> {
   const snapshot = await context.book.sim.snapshot();
   if (!snapshot.account) throw badParameter(context.where, 'the portfolio has no account yet');
@@ -87,6 +84,7 @@ function feeRates(context: RouteContext): unknown {
   // Without desired symbols the spec returns only the main portfolio's rate.
   if (syms === undefined) return [feeRate(main, context.instruments)];
   const books = (ids ?? [context.book.portfolioId]).map((id) => {
+    requireReadable(context, id, 'portfolioIds');
     const book = context.books.get(id);
     if (!book)
       throw badParameter(`${context.where} portfolioIds`, `${id} is not a portfolio of this account`);
@@ -98,7 +96,8 @@ function feeRates(context: RouteContext): unknown {
 function collectionRecords(context: RouteContext): unknown {
   const subId = optionalText(context.params, 'subPortfolioId', context.where);
   const sym = optionalText(context.params, 'sym', context.where);
-  const rows = [...context.books.values()]
+  if (subId !== undefined) requireReadable(context, subId, 'subPortfolioId');
+  const rows = visibleBooks(context)
     .filter((b) => !b.isMain && (subId === undefined || b.portfolioId === subId))
     .flatMap((b) =>
       b.executions.flatMap((e) => {
@@ -165,6 +164,7 @@ export const ACCOUNT_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   setSubFeeRate: (c) => c.execute('setSubFeeRate'),
   getSubPortfolioFeeRate: (c) => {
     const id = requiredText(c.params, 'subPortfolioId', c.where);
+    requireReadable(c, id, 'subPortfolioId');
     const book = c.books.get(id);
     if (!book || book.isMain)
       throw badParameter(`${c.where} subPortfolioId`, `${id} is not a sub-portfolio of this account`);
