@@ -49,8 +49,10 @@ export function isTickEntry(entry: JournalEntry): entry is TickEntry {
  * The paper venue's snapshot file. The sim is deterministic, so the journal of commands (kept in
  * the command log beside it, `paper-venue.commands.jsonl`) plus the number of market events
  * released rebuilds every portfolio exactly (orders, executions, positions, loans, algo orders) by
- * replaying the same feed. The snapshot keeps only what the journal does not: how far the feed
- * went, and markups; so it stays a few hundred bytes however long the venue runs. `view`, the
+ * replaying the same feed. The snapshot keeps how far the feed went, which the journal does not,
+ * and the markups in force when it was taken (a markup from the `feeMarkup` option is not
+ * journaled; journaled changes after the snapshot override them); so it stays a few hundred bytes
+ * however long the venue runs. `view`, the
  * state written out for people, is added when the venue closes; the next start checks that its
  * replay rebuilds it (an upgraded sim could run a journaled command otherwise).
  */
