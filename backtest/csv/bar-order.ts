@@ -1,4 +1,5 @@
 import { earlierOccurrence, laterOccurrence } from './clock-changes.ts';
+import { placeOnNeighboursGrid } from './lone-repeated-time.ts';
 import type { RawBar, SkippedRow } from './ohlcv-bar.ts';
 
 const DAY_MS = 86_400_000;
@@ -15,12 +16,16 @@ const PASSED_AT_ONCE = 256;
  * Puts bars, given oldest first, in order as they come, holding only the last two days of them: a
  * row that repeats the bar before it exactly is dropped (and listed); the repeated hour when
  * daylight saving ends, written twice without an offset, is read as its two occurrences, for bars
- * of any interval ({@link placeInRepeatedHour}); any other bar at the same time, or a time going
- * back, is a problem (`reject` throws, or skips it under --skip-invalid). A newest-first file is
- * given to it from its end ({@link StepDirections} tells which).
+ * of any interval ({@link placeInRepeatedHour}), and a bar the file holds at one of them only is
+ * put on the grid of the bars around it as it is passed on ({@link placeOnNeighboursGrid}); any
+ * other bar at the same time, or a time going back, is a problem (`reject` throws, or skips it
+ * under --skip-invalid). A newest-first file is given to it from its end ({@link StepDirections}
+ * tells which).
  */
 export class BarOrdering {
   private readonly kept: RawBar[] = [];
+  /** The last two bars passed on, oldest first: the ones before the next bar to pass on. */
+  private readonly passed: RawBar[] = [];
   private readonly reject: (line: number, reason: string) => void;
   private readonly skipped: SkippedRow[];
   private readonly zone: string;
@@ -76,7 +81,7 @@ export class BarOrdering {
 
   /** Passes on the bars still held, after the last one is added. */
   end(): void {
-    for (const bar of this.kept) this.settled(bar);
+    for (let i = 0; i < this.kept.length; i++) this.passOn(i);
     this.kept.length = 0;
   }
 
@@ -89,8 +94,27 @@ export class BarOrdering {
       return;
     let done = PASSED_AT_ONCE + 1;
     while (done + 1 < kept.length && (kept[done + 1] as RawBar).ts < latest - HELD_MS) done++;
-    for (let i = 0; i < done; i++) this.settled(kept[i] as RawBar);
+    for (let i = 0; i < done; i++) this.passOn(i);
     kept.splice(0, done);
+  }
+
+  /** Passes on a held bar, placed on the grid of the two bars passed on before it and the two held after it. */
+  private passOn(index: number): void {
+    const kept = this.kept;
+    const passed = this.passed;
+    const bar = placeOnNeighboursGrid(
+      kept[index] as RawBar,
+      {
+        beforePrev: passed[passed.length - 2],
+        prev: passed[passed.length - 1],
+        next: kept[index + 1],
+        afterNext: kept[index + 2],
+      },
+      this.zone,
+    );
+    passed.push(bar);
+    if (passed.length > 2) passed.shift();
+    this.settled(bar);
   }
 }
 
