@@ -26,7 +26,10 @@ import { VenueMetrics } from './venue-metrics.ts';
 export interface RecordRunOptions {
   /** Output file (default: the config's recording.path, else out/<name>-market.jsonl.gz). */
   readonly out?: string;
-  /** Stop after this many seconds; absent = until SIGINT / SIGTERM / SIGHUP. */
+  /**
+   * Stop after this many seconds; absent = until SIGINT / SIGTERM / SIGHUP, or (paper mode) until
+   * the paper venue's market source is exhausted.
+   */
   readonly durationSec?: number;
   /** Install SIGINT / SIGTERM / SIGHUP handlers (default true). */
   readonly handleSignals?: boolean;
@@ -39,8 +42,11 @@ export interface RecordRunOutcome {
   readonly path: string;
   /** Frames written to the recording. */
   readonly frames: number;
-  /** Why it ended: the duration, a signal, or the recording could not be written (a full disk). */
-  readonly stoppedBy: 'duration' | StopSignal | 'write-failed';
+  /**
+   * Why it ended: the duration, a signal, the paper venue's market source was exhausted
+   * (`ended`), or the recording could not be written (a full disk).
+   */
+  readonly stoppedBy: 'duration' | 'ended' | StopSignal | 'write-failed';
   /** What failed, naming the file, when `stoppedBy` is `write-failed`. */
   readonly failure?: string;
   /** What the recording lacks: the market stream down at the stop, a failed write (see `SessionRecorder.warnings`). */
@@ -228,6 +234,9 @@ async function recordWatched(
         done(reason);
       }
       signals.arrived.then(finish);
+      // A paper source that ends (a recording replayed, a SYNTHETIC one of set length) sends
+      // nothing more: the recording stops once the frames already pushed have arrived.
+      embedded?.ended.then(() => framesSettled(opened).then(() => finish('ended')));
       stopOnFailure = () => finish('write-failed');
       if (failure !== undefined) stopOnFailure();
     });
@@ -250,9 +259,35 @@ async function recordWatched(
   return { path, frames: recorder.recorded, warnings: recorder.warnings(), ...stopped };
 }
 
+/** How long no frame arrives before the frames a finished paper source pushed count as all in, ms (Keel's choice). */
+const FRAMES_SETTLED_MS = 200;
+/** The longest wait for them, ms (Keel's choice): a venue still pushing after its end is not waited for. */
+const FRAMES_SETTLED_MAX_MS = 5_000;
+
+/**
+ * Resolves once no frame reached the recording for {@link FRAMES_SETTLED_MS} (at most
+ * {@link FRAMES_SETTLED_MAX_MS}): the last frames a paper venue pushed before its source ended
+ * are still on the loopback socket when the end is seen.
+ */
+function framesSettled(recorder: SessionRecorder): Promise<void> {
+  return new Promise((done) => {
+    const started = Date.now();
+    let seen = recorder.recorded;
+    const check = (): void => {
+      if (recorder.recorded === seen || Date.now() - started >= FRAMES_SETTLED_MAX_MS) done();
+      else {
+        seen = recorder.recorded;
+        setTimeout(check, FRAMES_SETTLED_MS);
+      }
+    };
+    setTimeout(check, FRAMES_SETTLED_MS);
+  });
+}
+
 /** Why a recording stops, as its `/readyz` says it: the signal's name, or what ended it. */
 function recordStopWords(reason: RecordRunOutcome['stoppedBy']): string {
   if (reason === 'duration') return 'its duration is over';
+  if (reason === 'ended') return 'its paper market source ended';
   if (reason === 'write-failed') return 'its recording cannot be written';
   return reason;
 }

@@ -23,7 +23,7 @@ export interface RecordOptions {
  * @param loaded - the validated config (mode live or paper)
  * @param options - output file and duration
  * @param io - output streams
- * @returns EXIT.OK after the duration, EXIT.INTERRUPTED / EXIT.TERMINATED / EXIT.HANGUP after
+ * @returns EXIT.OK after the duration or the end of a paper config's market source, EXIT.INTERRUPTED / EXIT.TERMINATED / EXIT.HANGUP after
  *   SIGINT / SIGTERM / SIGHUP, also one during its start-up (the recording is closed and synced,
  *   whole, either way; a second one while it stops ends the process with the same code once the
  *   frames buffered are written), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
@@ -52,7 +52,9 @@ export async function recordCommand(
       return EXIT.RUNTIME_FAILURE;
     }
     io.stdout.write(`✔ ${outcome.frames} market-data frames recorded to ${shownPath(outcome.path)}\n`);
-    return outcome.stoppedBy === 'duration' ? EXIT.OK : signalExitCode(outcome.stoppedBy);
+    return outcome.stoppedBy === 'duration' || outcome.stoppedBy === 'ended'
+      ? EXIT.OK
+      : signalExitCode(outcome.stoppedBy);
   } catch (error) {
     const where = error instanceof PortInUse ? portInUseLocation(loaded.source, error) : '';
     io.stderr.write(`✖ keel record: ${(error as Error).message}${where}\n`);
