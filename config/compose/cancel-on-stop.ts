@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { Kernel } from '../../core/kernel/index.ts';
+import { type Kernel, monotonicNow } from '../../core/kernel/index.ts';
 import type { AlgoOrder, Intent, UserEvent } from '../../core/model/index.ts';
 import type { InFlightCommand } from './in-flight-commands.ts';
 import type { RunMetrics } from './run-metrics.ts';
@@ -11,15 +11,15 @@ export interface StopExecution {
   readonly events: Observable<UserEvent>;
 }
 
-/** The time a stopping session's cancels are paced by: the wall clock, unless a test gives its own. */
+/** The time a stopping session's cancels are paced by: a monotonic clock, unless a test gives its own. */
 export interface StopClock {
-  /** @returns epoch ms */
+  /** @returns ms on a clock that does not step (only differences are read), so a wall-clock step neither ends the cancels early nor keeps them going past the deadline */
   now(): number;
   /** @returns after `ms` */
   sleep(ms: number): Promise<void>;
 }
 
-const WALL: StopClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+const REAL: StopClock = { now: monotonicNow, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 /** How long an attempt waits before the cancels go again, doubling from the first (Keel's choice). */
 const FIRST_RETRY_MS = 250;
@@ -48,13 +48,13 @@ export interface OpenAtStopRecord {
  * includes the orders still on their way when the strategies stopped.
  * @param inFlight - the commands whose outcome is not known yet
  * @param timeoutMs - how long to wait at most
- * @param clock - the wall clock by default
+ * @param clock - a monotonic clock by default
  * @returns when none is in flight or the time is up
  */
 export async function awaitInFlightOnStop(
   inFlight: () => readonly InFlightCommand[],
   timeoutMs: number,
-  clock: StopClock = WALL,
+  clock: StopClock = REAL,
 ): Promise<void> {
   const deadline = clock.now() + timeoutMs;
   while (inFlight().length > 0 && clock.now() < deadline) await clock.sleep(POLL_MS);
@@ -74,7 +74,7 @@ export async function awaitInFlightOnStop(
  * @param execution - where approved commands go, and its User Data
  * @param record - the open orders and the commands in flight, by the session's own record
  * @param timeoutMs - how long to keep trying
- * @param clock - the wall clock by default
+ * @param clock - a monotonic clock by default
  * @returns how many attempts were made and what may still be open
  */
 export async function cancelOpenOrdersOnStop(
@@ -83,7 +83,7 @@ export async function cancelOpenOrdersOnStop(
   execution: StopExecution,
   record: OpenAtStopRecord,
   timeoutMs: number,
-  clock: StopClock = WALL,
+  clock: StopClock = REAL,
 ): Promise<StopCancelOutcome> {
   const { openOrders, inFlight } = record;
   // Algo orders the venue said are gone (an update that is no longer NEW, or its refusal of the cancel).

@@ -1,4 +1,5 @@
 import { LOCKSTEP_SETTLE_EVENT, LOCKSTEP_TIME_EVENT } from '../../backtest/paper-venue/index.ts';
+import { monotonicNow } from '../../core/kernel/index.ts';
 import type { RestMutationLedger } from '../../core/venue/index.ts';
 /** What acknowledging market events to the paper venue needs. */
 export interface LockstepAckOptions {
@@ -120,7 +121,8 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   let lastTick = 0;
   let lastSettle = 0;
   let ackQueued = false;
-  let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
+  /** The first event's real time (monotonic, so a wall-clock step does not stall or rush the pace) and venue time. */
+  let pacedFrom: { readonly real: number; readonly venue: number } | undefined;
   /** The latest ack due (sent or not); undefined until the first is. */
   let latest: number | undefined;
   /** Whether the last ack sent still awaits the event or tick the venue releases for it. */
@@ -235,11 +237,11 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     // Pacing runs from the first event, never from a tick or settle frame: one before it (a timer
     // set in the past, even at 0) carries the venue's time then, and would hold every later ack for
     // the years between.
-    if (!control) pacedFrom ??= { wall: Date.now(), venue: venueTime };
+    if (!control) pacedFrom ??= { real: monotonicNow(), venue: venueTime };
     queueMicrotask(() => {
       const due =
-        pacedFrom === undefined ? 0 : pacedFrom.wall + (venueTime - pacedFrom.venue) / options.speed;
-      const wait = due - Date.now();
+        pacedFrom === undefined ? 0 : pacedFrom.real + (venueTime - pacedFrom.venue) / options.speed;
+      const wait = due - monotonicNow();
       const sendHighest = (): void => {
         const pending = options.pending?.();
         if (pending !== undefined) {

@@ -1,7 +1,12 @@
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Observable } from 'rxjs';
-import type { GivenUpCause, IntentDenied, IntentGate } from '../../core/kernel/index.ts';
+import {
+  type GivenUpCause,
+  type IntentDenied,
+  type IntentGate,
+  monotonicNow,
+} from '../../core/kernel/index.ts';
 import {
   type AccountStatus,
   LIQUIDATION_EVENT_TYPES,
@@ -142,7 +147,7 @@ export class RunMetrics extends VenueMetrics {
   intentTotal = 0;
   private readonly sentAt = new Map<string, number>();
 
-  /** @param now - wall clock for the order latency (ms) */
+  /** @param now - the clock the order latency is measured on, ms (only differences are read) */
   constructor(private readonly now: () => number) {
     super();
     // Each reason's series from the start: a rate or an alert reads 0, not no data.
@@ -311,7 +316,8 @@ export async function servedRunMetrics(
   logger: Logger,
   onServed?: (url: string) => void,
 ): Promise<RunMetrics> {
-  const metrics = new RunMetrics(() => Date.now());
+  // Monotonic: a wall-clock step between an order and its ack would observe an hour's latency, or a negative one.
+  const metrics = new RunMetrics(monotonicNow);
   if (settings.enabled) {
     const url = await metrics.listen(settings.host, settings.port);
     logger.info({ url }, 'Prometheus metrics served');

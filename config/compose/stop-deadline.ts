@@ -1,3 +1,4 @@
+import { monotonicNow } from '../../core/kernel/index.ts';
 import { MAX_TIMER_MS } from './timer-limit.ts';
 
 /**
@@ -17,11 +18,12 @@ export class StopDeadline {
   /**
    * Starts the deadline now.
    * @param timeoutMs - `shutdown.timeoutMs`
-   * @param now - the wall clock, epoch ms
+   * @param now - a clock that does not step, ms (only differences are read): a wall-clock step
+   *   during the stop neither cuts the steps short nor lets them outlast the deadline
    */
   constructor(
     readonly timeoutMs: number,
-    private readonly now: () => number = () => Date.now(),
+    private readonly now: () => number = monotonicNow,
   ) {
     this.at = now() + timeoutMs;
     const controller = new AbortController();

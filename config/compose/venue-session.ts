@@ -1,7 +1,7 @@
 import { merge } from 'rxjs';
 import { KillSwitchTrips } from '../../backtest/runner/index.ts';
 import { longestViewDelay } from '../../backtest/sim/index.ts';
-import { Kernel, type KernelState, wallScheduler } from '../../core/kernel/index.ts';
+import { Kernel, type KernelState, monotonicNow, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
@@ -344,12 +344,12 @@ async function startAndRunVenueSession(
     sessionTimer(options.sessionClock, sessionClockRate(options)),
   );
   if (startUp.received === undefined) live.marketData.subscribeAll(subscriptions);
-  const startedAt = Date.now();
+  const startedAt = monotonicNow();
   const stopStatus = showStatus(
     options.status,
     () => {
       const equity = sessionEquity.equity();
-      const elapsedMs = Date.now() - startedAt;
+      const elapsedMs = monotonicNow() - startedAt;
       const fills = journal.fillCount;
       return {
         mode: options.mode,

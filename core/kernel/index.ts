@@ -85,4 +85,4 @@ export {
 } from './us-equity-session.ts';
 export type { VirtualScheduler } from './virtual-clock.ts';
 export { VirtualClock, virtualScheduler } from './virtual-clock.ts';
-export { timerScheduler, wallClock, wallScheduler } from './wall-clock.ts';
+export { monotonicNow, timerScheduler, wallClock, wallScheduler } from './wall-clock.ts';

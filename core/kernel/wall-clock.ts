@@ -2,15 +2,31 @@ import type { Clock } from './clock.ts';
 import type { Scheduler } from './scheduler.ts';
 
 /*
- * LIVE ONLY. This file is the one place in core/ that reads wall time (Date.now) and arms real
- * timers (setTimeout): live runs inject it through the Scheduler port; backtests never load it
- * into a run (they use virtualScheduler), paper runs follow the replay's time instead.
+ * LIVE ONLY. This file is the one place in core/ that reads wall time (Date.now), monotonic time
+ * (performance.now) and arms real timers (setTimeout): live runs inject it through the Scheduler
+ * port; backtests never load it into a run (they use virtualScheduler), paper runs follow the
+ * replay's time instead.
  */
 
 /** The wall clock: epoch milliseconds from the host. Live runs only (and run bookkeeping). */
 export const wallClock: Clock = {
   now: (): number => Date.now(),
 };
+
+/**
+ * Monotonic milliseconds from an arbitrary origin: what live code measures how long it waited
+ * with. Unlike the wall clock it never steps (an NTP correction, a manual change, a VM resume), so
+ * a wait measured on it is neither stretched by a step back nor cut short by a step forward. Only
+ * differences mean anything: never an event, signing or file timestamp.
+ * @returns ms since the process's time origin (fractional)
+ * @example
+ * const began = monotonicNow();
+ * // ... wait ...
+ * const waitedMs = monotonicNow() - began;
+ */
+export function monotonicNow(): number {
+  return performance.now();
+}
 
 /**
  * The live scheduler: time is wall time and a real timer wakes the kernel for strategy timers.
@@ -20,16 +36,17 @@ export function wallScheduler(): Scheduler {
   return timerScheduler(wallClock);
 }
 
-/** How long a pending wake-up waits at most before reading the speed again, wall ms (Keel's choice). */
+/** How long a pending wake-up waits at most before reading the speed again, real ms (Keel's choice). */
 const SPEED_CHECK_MS = 1_000;
 
 /**
  * A scheduler woken by real timers: time is `clock`'s, taken to run at `speed` times the wall
- * clock, so a wake-up due at `at` is armed (at - now) / speed wall milliseconds ahead. One pending
- * wake-up at a time (the kernel always asks for its earliest timer). A speed that can change (a
- * live session on a venue whose stated clock rate its replies may disprove and bear out again) is
- * read again at least once a wall second while a wake-up is pending, and the wake-up re-armed from
- * the clock's time then when it changed.
+ * clock, so a wake-up due at `at` is armed (at - now) / speed real milliseconds ahead, measured on
+ * {@link monotonicNow}: a step of the wall clock while it is pending neither delays nor hastens it.
+ * One pending wake-up at a time (the kernel always asks for its earliest timer). A speed that can
+ * change (a live session on a venue whose stated clock rate its replies may disprove and bear out
+ * again) is read again at least once a real second while a wake-up is pending, and the wake-up
+ * re-armed from the clock's time then when it changed.
  * @param clock - the scheduler's time (the wall clock, or a paper replay's running time)
  * @param speed - how much faster than the wall clock that time runs, or how to read it (default 1)
  * @returns the scheduler
@@ -48,11 +65,11 @@ export function timerScheduler(clock: Clock, speed: number | (() => number) = 1)
     wakeAt(at: number, wake: () => void): void {
       cancelWake();
       let armedSpeed = speedNow();
-      let dueWallMs = Date.now() + Math.max(0, Math.ceil((at - clock.now()) / armedSpeed));
+      let dueMs = monotonicNow() + Math.max(0, Math.ceil((at - clock.now()) / armedSpeed));
       const wait = (): void => {
         pending = setTimeout(
           () => {
-            if (Date.now() >= dueWallMs) {
+            if (monotonicNow() >= dueMs) {
               pending = undefined;
               wake();
               return;
@@ -60,11 +77,11 @@ export function timerScheduler(clock: Clock, speed: number | (() => number) = 1)
             const current = speedNow();
             if (current !== armedSpeed) {
               armedSpeed = current;
-              dueWallMs = Date.now() + Math.max(0, Math.ceil((at - clock.now()) / current));
+              dueMs = monotonicNow() + Math.max(0, Math.ceil((at - clock.now()) / current));
             }
             wait();
           },
-          Math.max(0, Math.min(dueWallMs - Date.now(), SPEED_CHECK_MS)),
+          Math.max(0, Math.min(dueMs - monotonicNow(), SPEED_CHECK_MS)),
         );
       };
       wait();

@@ -1,5 +1,5 @@
 import { Subject } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   awaitInFlightOnStop,
   cancelOpenOrdersOnStop,
@@ -175,5 +175,26 @@ describe('orders still in flight at stop', () => {
     await awaitInFlightOnStop(order.record.inFlight, 10_000, clock);
     expect(clock.slept).toBe(1_500);
     expect(order.record.openOrders()).toEqual([{ sym: BTC, clientOrderId: 'mm-t1-9' }]);
+  });
+});
+
+describe('waiting at stop for commands in flight when the wall clock steps', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('waits its whole time on real time though the wall clock steps forward an hour meanwhile', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const stillInFlight = [{ ref: 'mm-t1-1', kind: 'placeOrder' as const, sentAt: 1_000_000 }];
+    let done = false;
+    void awaitInFlightOnStop(() => stillInFlight, 10_000).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    vi.setSystemTime(Date.now() + 3_600_000);
+    await vi.advanceTimersByTimeAsync(8_900);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(done).toBe(true);
   });
 });

@@ -101,7 +101,7 @@ describe('lockstep acknowledgements to the paper venue', () => {
     const FIRST_EVENT = 1_736_173_800_000;
 
     it('paces from the first event, not from a tick before it: a timer set at 0 holds no later ack', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
       const sent: unknown[] = [];
       let venueTime = 0;
       const acks = lockstepAcks({
@@ -131,7 +131,7 @@ describe('lockstep acknowledgements to the paper venue', () => {
     });
 
     it('a halt drops the paced wait of an ack still due, so a stopped session keeps no timer alive', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
       const sent: number[] = [];
       let venueTime = FIRST_EVENT;
       const acks = lockstepAcks({
@@ -151,6 +151,29 @@ describe('lockstep acknowledgements to the paper venue', () => {
       await acks.halt();
       expect(vi.getTimerCount()).toBe(0);
       expect(sent).toEqual([0, 1]);
+    });
+
+    it('paces on real time: a wall clock stepped back an hour between events does not hold the next ack an hour', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+      const sent: number[] = [];
+      let venueTime = FIRST_EVENT;
+      const acks = lockstepAcks({
+        subscriptions: 1,
+        speed: 1,
+        sessionClock: () => venueTime,
+        send: (seq) => sent.push(seq),
+      });
+      acks.onMarketFrame(subscribed);
+      acks.onMarketFrame(marketFrame(1));
+      await flushMicrotasks();
+      vi.setSystemTime(Date.now() - 3_600_000);
+      venueTime += 2_000;
+      acks.onMarketFrame(marketFrame(2));
+      await flushMicrotasks();
+      vi.advanceTimersByTime(1_999);
+      expect(sent).toEqual([0, 1]);
+      vi.advanceTimersByTime(1);
+      expect(sent).toEqual([0, 1, 2]);
     });
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StopDeadline } from '../../../config/compose/stop-deadline.ts';
 
 const never = new Promise<void>(() => {});
@@ -49,5 +49,21 @@ describe("a stopping session's deadline", () => {
     expect(deadline.left()).toBe(0);
     expect(deadline.left(1_000)).toBe(1_000);
     expect(new StopDeadline(3_000_000_000, () => now).left(1_000)).toBe(2 ** 31 - 1);
+  });
+});
+
+describe("a stopping session's deadline when the wall clock steps", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('leaves what real time left: a step back does not lengthen it, a step forward does not end it', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const deadline = new StopDeadline(60_000);
+    vi.advanceTimersByTime(10_000);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    expect(deadline.left()).toBe(50_000);
+    vi.setSystemTime(Date.now() + 7_200_000);
+    expect(deadline.left()).toBe(50_000);
   });
 });

@@ -72,3 +72,38 @@ describe('a timer scheduler whose speed changes', () => {
     expect(woken).toEqual([1_002_500]);
   });
 });
+
+describe('a timer scheduler when the wall clock steps', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const HOUR_MS = 3_600_000;
+
+  /** Arms a wake-up 10 s ahead, then steps the wall clock by `stepMs` 2 s later; returns when it woke, ms after arming. */
+  function wakeAfterStep(stepMs: number): readonly number[] {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const began = performance.now();
+    const woken: number[] = [];
+    wallScheduler().wakeAt(Date.now() + 10_000, () => woken.push(performance.now() - began));
+    vi.advanceTimersByTime(2_000);
+    vi.setSystemTime(Date.now() + stepMs);
+    return woken;
+  }
+
+  it('wakes 10 s after arming when the wall clock steps back an hour meanwhile, not an hour later', () => {
+    const woken = wakeAfterStep(-HOUR_MS);
+    vi.advanceTimersByTime(7_999);
+    expect(woken).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(woken).toEqual([10_000]);
+  });
+
+  it('does not wake before 10 s when the wall clock steps forward an hour meanwhile', () => {
+    const woken = wakeAfterStep(HOUR_MS);
+    vi.advanceTimersByTime(7_999);
+    expect(woken).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(woken).toEqual([10_000]);
+  });
+});
