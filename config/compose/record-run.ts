@@ -7,6 +7,7 @@ import {
   type StaleLock,
   tookOverWarning,
 } from '../../backtest/report/index.ts';
+import { monotonicNow } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import { MarketDataClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
@@ -271,10 +272,10 @@ const FRAMES_SETTLED_MAX_MS = 5_000;
  */
 function framesSettled(recorder: SessionRecorder): Promise<void> {
   return new Promise((done) => {
-    const started = Date.now();
+    const started = monotonicNow();
     let seen = recorder.recorded;
     const check = (): void => {
-      if (recorder.recorded === seen || Date.now() - started >= FRAMES_SETTLED_MAX_MS) done();
+      if (recorder.recorded === seen || monotonicNow() - started >= FRAMES_SETTLED_MAX_MS) done();
       else {
         seen = recorder.recorded;
         setTimeout(check, FRAMES_SETTLED_MS);
