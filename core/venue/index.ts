@@ -118,7 +118,7 @@ export {
 } from './signing.ts';
 // REST client: endpoints table, rate limits, retries, pagination.
 export type { JitterSource, TimerPort } from './timer-port.ts';
-export { backoffDelay, realTimer } from './timer-port.ts';
+export { backoffDelay, monotonicOf, realTimer } from './timer-port.ts';
 // Wire types and schemas of the REST endpoints, the private WebSocket and the User Data channels.
 export type {
   AccountCurrencyInfoWire,

@@ -29,6 +29,8 @@ export interface FakeVenueWs {
   loginMsg: string;
   /** The reply code of a login, given its args; null withholds the reply. Default: `loginCode`. */
   onLogin: (args: Record<string, unknown>) => number | null;
+  /** Whether a ping is answered with a pong (default true); false makes the socket go silent. */
+  answerPings: boolean;
   /** Sends a frame to every connected client. */
   push(frame: object | string): void;
   /** Drops every connection without a close handshake. */
@@ -65,6 +67,7 @@ export async function startFakeVenueWs(): Promise<FakeVenueWs> {
     hangUpgrades: 0,
     loginCode: 0,
     loginMsg: '',
+    answerPings: true,
     onLogin: () => fake.loginCode,
     onRequest: (request) => ({
       event: request.action,
@@ -96,7 +99,7 @@ export async function startFakeVenueWs(): Promise<FakeVenueWs> {
       const text = String(data);
       fake.frames.push(text);
       if (text === 'ping') {
-        socket.send('pong');
+        if (fake.answerPings) socket.send('pong');
         return;
       }
       const message = JSON.parse(text) as ReceivedWsRequest;

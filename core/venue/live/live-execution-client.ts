@@ -162,7 +162,9 @@ export class LiveExecutionClient implements ExecutionPort {
       capMs: options.lookupBackoffCapMs ?? 5_000,
       giveUpMs: options.unackedGiveUpMs ?? 30_000,
     };
-    // The give-up time is measured on the venue's time, waiting on the client's timer.
+    // The give-up time is measured on the venue's time, waiting on the client's timer. The venue's
+    // time has no monotonic reading (ServerClock's estimate rides on the wall clock, at the venue's
+    // stated rate, re-learnt from its replies), so a wall step still moves these give-ups.
     const venueTimer: TimerPort = { now: this.venueNow, setTimer: (fn, ms) => this.timer.setTimer(fn, ms) };
     this.unknownOrders = new UnknownOrderLookups({
       policy: lookups,

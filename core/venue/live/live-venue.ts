@@ -8,7 +8,7 @@ import { VenueRestClient } from '../rest/rest-client.ts';
 import type { RestMutationLedger } from '../rest/rest-mutations.ts';
 import { ServerClock } from '../server-clock.ts';
 import type { ArrayEncoding, Signer } from '../signing.ts';
-import { type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
+import { type JitterSource, monotonicOf, realTimer, type TimerPort } from '../timer-port.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from '../ws/inbound-counters.ts';
 import { MarketDataClient, type MarketFrameGate } from '../ws/market-data-client.ts';
 import { PrivateWsClient } from '../ws/private-ws-client.ts';
@@ -205,9 +205,9 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
       await Promise.all([marketData.connect(), execution.start()]);
     },
     async stop(withinMs, requestsWithinMs) {
-      const began = timer.now();
+      const began = monotonicOf(timer);
       await Promise.all([marketData.close(withinMs), execution.stop(withinMs)]);
-      const left = withinMs === undefined ? undefined : Math.max(0, withinMs - (timer.now() - began));
+      const left = withinMs === undefined ? undefined : Math.max(0, withinMs - (monotonicOf(timer) - began));
       await rest.close(
         requestsWithinMs === undefined
           ? left

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { LastingLookupFailure } from '../../execution/index.ts';
 import { isFinalOrderState, type Order, type PlaceOrderIntent } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
-import type { TimerPort } from '../timer-port.ts';
+import { monotonicOf, type TimerPort } from '../timer-port.ts';
 import { decodeWire } from '../wire/decode.ts';
 import { orderAckWireSchema } from '../wire/order.ts';
 import { placeOrderAckDataSchema } from '../wire/place-order-message.ts';
@@ -42,7 +42,10 @@ export interface OrderPlacementOptions {
   readonly brokerClientId: string;
   /** Makes a reference (clientOrderId) when an intent has none. */
   readonly newReference: () => string;
-  /** The venue's time (how long an unacked order has been looked up) and the client's timers. */
+  /**
+   * The venue's time (how long an unacked order has been looked up, on its monotonic reading when
+   * it has one) and the client's timers.
+   */
   readonly timer: TimerPort;
   /**
    * What the orders it reports are stamped with (the client's event clock, see
@@ -229,7 +232,7 @@ export class OrderPlacement {
     if (this.lookingUp.has(intent.ref)) return;
     const policy = this.options.lookups;
     const timer = this.options.timer;
-    const since = timer.now();
+    const since = monotonicOf(timer);
     let spacing = policy.spacingMs;
     let notFound = 0;
     let wake: () => void = () => undefined;
@@ -267,7 +270,7 @@ export class OrderPlacement {
           return;
         }
         notFound++;
-        const waited = timer.now() - since;
+        const waited = monotonicOf(timer) - since;
         if (notFound >= policy.minNotFound && waited >= policy.giveUpMs) {
           this.declareNeverReceived(intent, notFound, waited);
           return;

@@ -10,7 +10,7 @@ import {
   type VenueSnapshot,
 } from '../../execution/index.ts';
 import { type Dec, type Order, type OrderUpdateEvent, type UserEvent, ZERO } from '../../model/index.ts';
-import type { TimerPort } from '../timer-port.ts';
+import { monotonicOf, type TimerPort } from '../timer-port.ts';
 import { type LocalTradingView, openOrderKey } from './local-trading-view.ts';
 import type { ExecutionCatchUp, LeftOutExecution } from './missed-executions.ts';
 
@@ -125,10 +125,11 @@ export class ReconciliationRuns {
   private stopped = false;
   private failures = 0;
   /**
-   * When the execution catch-up began failing (or leaving rows out), on the timer; undefined
-   * while it succeeds.
+   * When the execution catch-up began failing (or leaving rows out), on the timer: epoch ms (named
+   * in the stale reason) and its monotonic reading (how long fills are held); undefined while it
+   * succeeds.
    */
-  private catchUpFailingSince: number | undefined;
+  private catchUpFailingSince: { readonly at: number; readonly monotonic: number } | undefined;
   /** When reconciliations began failing (a snapshot or lookup threw), on the timer; undefined after one that did not. */
   private failingSince: number | undefined;
   /** Keys of the execution rows left out that a warning named already. */
@@ -206,7 +207,11 @@ export class ReconciliationRuns {
       const leftOut = listing?.leftOut ?? [];
       const complete = listing !== undefined && leftOut.length === 0;
       if (complete) this.catchUpFailingSince = undefined;
-      else this.catchUpFailingSince ??= this.options.timer.now();
+      else
+        this.catchUpFailingSince ??= {
+          at: this.options.timer.now(),
+          monotonic: monotonicOf(this.options.timer),
+        };
       const full = executions === undefined ? snapshot : { ...snapshot, executions };
       const local = view.state();
       const reconciled = await reconcile(
@@ -256,7 +261,8 @@ export class ReconciliationRuns {
   ): { readonly corrections: readonly UserEvent[]; readonly holding: boolean } {
     const held = dependingOnUnreportedFills(corrections, local);
     if (held.length === 0) return { corrections, holding: false };
-    const waitedMs = this.options.timer.now() - (this.catchUpFailingSince ?? this.options.timer.now());
+    const now = monotonicOf(this.options.timer);
+    const waitedMs = now - (this.catchUpFailingSince?.monotonic ?? now);
     if (waitedMs < this.options.retry.holdMs) {
       const heldBack = new Set<UserEvent>(held);
       return { corrections: corrections.filter((event) => !heldBack.has(event)), holding: true };
@@ -285,7 +291,7 @@ export class ReconciliationRuns {
     const retried = 'retried with a growing backoff';
     if (failure === undefined && this.catchUpFailingSince !== undefined)
       return (
-        `the execution catch-up has kept failing since ${new Date(this.catchUpFailingSince).toISOString()} ` +
+        `the execution catch-up has kept failing since ${new Date(this.catchUpFailingSince.at).toISOString()} ` +
         `(or leaving out rows Keel cannot read), so fills made meanwhile are not known yet; ${retried}`
       );
     const since = new Date(this.failingSince ?? this.options.timer.now()).toISOString();

@@ -9,7 +9,7 @@ import {
   unknownOrderEnded,
 } from '../../execution/index.ts';
 import type { AlgoOrder, Order, UserEvent } from '../../model/index.ts';
-import type { TimerPort } from '../timer-port.ts';
+import { monotonicOf, type TimerPort } from '../timer-port.ts';
 import { CancellableWaits } from './cancellable-waits.ts';
 import { openOrderKey } from './local-trading-view.ts';
 import type { UnackedLookupPolicy } from './order-placement.ts';
@@ -18,7 +18,7 @@ import type { UnackedLookupPolicy } from './order-placement.ts';
 export interface UnknownOrderLookupsOptions {
   /** When the venue is asked again, and when it has said "not found" long enough (that of unacked orders). */
   readonly policy: UnackedLookupPolicy;
-  /** The venue's time (`giveUpMs` is measured on it) and the client's timers. */
+  /** The venue's time (`giveUpMs` is measured on it, on its monotonic reading when it has one) and the client's timers. */
   readonly timer: TimerPort;
   /**
    * What the answers and verdicts it reports are stamped with (the client's event clock, see
@@ -38,7 +38,7 @@ export interface UnknownOrderLookupsOptions {
 
 interface Followed {
   unknown: UnknownToVenue;
-  /** The venue's time of the first "not found", epoch ms. */
+  /** When the first "not found" came, on the timer's monotonic reading. */
   readonly since: number;
   notFound: number;
   /** Whether a lookup loop runs for it. */
@@ -83,7 +83,7 @@ export class UnknownOrderLookups {
     const key = keyOf(unknown);
     const entry = this.followed.get(key) ?? {
       unknown,
-      since: this.options.timer.now(),
+      since: monotonicOf(this.options.timer),
       notFound: 0,
       looping: false,
       wake: () => undefined,
@@ -118,7 +118,7 @@ export class UnknownOrderLookups {
 
   private verdictDue(entry: Followed): boolean {
     const { minNotFound, giveUpMs } = this.options.policy;
-    return entry.notFound >= minNotFound && this.options.timer.now() - entry.since >= giveUpMs;
+    return entry.notFound >= minNotFound && monotonicOf(this.options.timer) - entry.since >= giveUpMs;
   }
 
   private forget(key: string): void {

@@ -1,4 +1,4 @@
-import type { TimerPort } from '../timer-port.ts';
+import { monotonicOf, type TimerPort } from '../timer-port.ts';
 import type { ClosableSleeps } from './closable-sleeps.ts';
 
 /**
@@ -7,7 +7,7 @@ import type { ClosableSleeps } from './closable-sleeps.ts';
  * said it may. Other endpoints are not held. The waits end, refused, when the client closes.
  */
 export class EndpointHolds {
-  /** Endpoint -> the timer's time its hold ends. */
+  /** Endpoint -> when its hold ends, on the timer's monotonic reading (a wall step moves no hold). */
   private readonly until = new Map<string, number>();
 
   /**
@@ -15,7 +15,7 @@ export class EndpointHolds {
    * @param sleeps - the client's waits, on its timer, that its close ends
    */
   constructor(
-    private readonly timer: Pick<TimerPort, 'now'>,
+    private readonly timer: Pick<TimerPort, 'now' | 'monotonic'>,
     private readonly sleeps: ClosableSleeps,
   ) {}
 
@@ -25,7 +25,7 @@ export class EndpointHolds {
    * @param ms - how long from now
    */
   hold(endpoint: string, ms: number): void {
-    const end = this.timer.now() + ms;
+    const end = monotonicOf(this.timer) + ms;
     if (end > (this.until.get(endpoint) ?? Number.NEGATIVE_INFINITY)) this.until.set(endpoint, end);
   }
 
@@ -36,7 +36,7 @@ export class EndpointHolds {
   isHeld(endpoint: string): boolean {
     const end = this.until.get(endpoint);
     if (end === undefined) return false;
-    if (end > this.timer.now()) return true;
+    if (end > monotonicOf(this.timer)) return true;
     this.until.delete(endpoint);
     return false;
   }
@@ -49,7 +49,7 @@ export class EndpointHolds {
    */
   async wait(endpoint: string): Promise<void> {
     while (this.isHeld(endpoint)) {
-      const left = (this.until.get(endpoint) as number) - this.timer.now();
+      const left = (this.until.get(endpoint) as number) - monotonicOf(this.timer);
       await this.sleeps.sleep(left);
     }
   }

@@ -1,4 +1,4 @@
-import type { TimerPort } from '../timer-port.ts';
+import { monotonicOf, type TimerPort } from '../timer-port.ts';
 
 /** A rate limit: at most `limit` requests in any `windowMs` window. */
 export interface RateLimit {
@@ -18,6 +18,7 @@ interface Waiter {
  * client closing), which refuses every request still waiting.
  */
 export class RateLimiter {
+  /** When each grant in the window was made, on the timer's monotonic reading (a wall step moves no window). */
   private readonly grants: number[] = [];
   private readonly waiting: Waiter[] = [];
   /** Cancels the timer that wakes the queue once the window has room; undefined when none runs. */
@@ -67,7 +68,7 @@ export class RateLimiter {
    */
   tryAcquire(): boolean {
     if (this.waiting.length > 0 || this.closedWith !== undefined) return false;
-    const now = this.timer.now();
+    const now = monotonicOf(this.timer);
     while (this.grants.length > 0 && (this.grants[0] as number) <= now - this.rate.windowMs)
       this.grants.shift();
     if (this.grants.length >= this.rate.limit) return false;
@@ -91,7 +92,7 @@ export class RateLimiter {
 
   private drain(): void {
     if (this.cancelWake !== undefined) return;
-    const now = this.timer.now();
+    const now = monotonicOf(this.timer);
     while (this.grants.length > 0 && (this.grants[0] as number) <= now - this.rate.windowMs)
       this.grants.shift();
     while (this.waiting.length > 0 && this.grants.length < this.rate.limit) {

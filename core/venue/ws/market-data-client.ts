@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { GapEvent, MarketEvent, VenueStatus } from '../../model/index.ts';
 import type { MarketDataChannel } from '../market-data/index.ts';
 import { ServerClock } from '../server-clock.ts';
-import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
+import { backoffDelay, type JitterSource, monotonicOf, realTimer, type TimerPort } from '../timer-port.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
 import { classifyMarketFrame, marketFrameText } from './market-frame.ts';
@@ -112,7 +112,10 @@ export class MarketDataClient {
   private attempt = 0;
   /** The venue's time when the socket dropped: the start of the gap. */
   private droppedAt: number | undefined;
+  /** The local receive time of the last frame (or the open), epoch ms: where a stall's gap starts. */
   private lastInbound = 0;
+  /** The same moment on the timer's monotonic reading: what silence is measured from. */
+  private lastInboundMonotonic = 0;
   private readonly streamStatus: StreamStatus;
   private cancelHeartbeat: () => void = () => {};
   private cancelReconnect: () => void = () => {};
@@ -234,6 +237,7 @@ export class MarketDataClient {
       socket.on('open', () => {
         this.attempt = 0;
         this.lastInbound = this.timer.now();
+        this.lastInboundMonotonic = monotonicOf(this.timer);
         this.sendControl('subscribe', [...this.subscriptions.values()]);
         const missedMs = this.droppedAt === undefined ? undefined : this.eventNow() - this.droppedAt;
         if (missedMs !== undefined)
@@ -275,7 +279,7 @@ export class MarketDataClient {
     this.cancelHeartbeat = this.timer.setTimer(() => {
       const socket = this.socket;
       if (socket?.readyState !== WebSocket.OPEN) return;
-      const silentFor = this.timer.now() - this.lastInbound;
+      const silentFor = monotonicOf(this.timer) - this.lastInboundMonotonic;
       const silentHeartbeats = this.options.silentHeartbeats ?? 2;
       if (silentFor >= silentHeartbeats * interval) {
         this.stalled(socket, silentFor, silentHeartbeats);
@@ -308,6 +312,7 @@ export class MarketDataClient {
    */
   receive(data: Buffer | string, isBinary: boolean, recvTs = this.timer.now()): void {
     this.lastInbound = recvTs;
+    this.lastInboundMonotonic = monotonicOf(this.timer);
     this.counters.frames++;
     const text = marketFrameText(data, isBinary);
     if (text === undefined) {

@@ -7,7 +7,7 @@ import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { RateLimiter } from '../rest/rate-limiter.ts';
 import { ServerClock } from '../server-clock.ts';
 import { loginSignaturePayload } from '../signing.ts';
-import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
+import { backoffDelay, type JitterSource, monotonicOf, realTimer, type TimerPort } from '../timer-port.ts';
 import { PLACE_ORDER_ACTION, PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
@@ -55,6 +55,7 @@ export class PrivateWsClient {
   private closing = false;
   private everLoggedIn = false;
   private attempt = 0;
+  /** When the last frame came (or the socket opened), on the timer's monotonic reading: what silence is measured from. */
   private lastInbound = 0;
   private cancelPing: () => void = () => {};
   private cancelReconnect: () => void = () => {};
@@ -248,7 +249,7 @@ export class PrivateWsClient {
         reject(new ConnectionLostError('private WebSocket login'));
       });
       socket.on('open', () => {
-        this.lastInbound = this.timer.now();
+        this.lastInbound = monotonicOf(this.timer);
         this.login().then(resolve, (error: Error) => {
           reject(error);
           socket.terminate();
@@ -290,7 +291,7 @@ export class PrivateWsClient {
     const interval = this.options.pingIntervalMs ?? 20_000;
     this.cancelPing = this.timer.setTimer(() => {
       if (!this.loggedIn || this.socket === undefined) return;
-      if (this.timer.now() - this.lastInbound > 2 * interval) {
+      if (monotonicOf(this.timer) - this.lastInbound > 2 * interval) {
         this.logger.warn('private WebSocket silent for two ping intervals: dropping it');
         this.socket.terminate();
         return;
@@ -307,7 +308,7 @@ export class PrivateWsClient {
    * @param recvTs - local receive time; default now
    */
   receive(text: string, recvTs = this.timer.now()): void {
-    this.lastInbound = recvTs;
+    this.lastInbound = monotonicOf(this.timer);
     this.counters.frames++;
     this.options.onRaw?.({ source: 'private', text, recvTs });
     const frame = classifyPrivateFrame(text, recvTs);

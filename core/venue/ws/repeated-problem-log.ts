@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { TimerPort } from '../timer-port.ts';
+import { monotonicOf, type TimerPort } from '../timer-port.ts';
 
 /** How often the repeats of logged problems are summarized, ms (Keel's choice). */
 export const PROBLEM_SUMMARY_INTERVAL_MS = 60_000;
@@ -47,6 +47,7 @@ function problemKind(problem: string): string {
 export class RepeatedProblemLog {
   private readonly logged = new Set<string>();
   private repeats = new Map<string, number>();
+  /** When the first repeat since the last summary came, on the timer's monotonic reading. */
   private repeatsSince: number | undefined;
   private cancelSummary: () => void = () => {};
 
@@ -79,7 +80,7 @@ export class RepeatedProblemLog {
       return;
     }
     if (this.repeatsSince === undefined) {
-      this.repeatsSince = this.timer.now();
+      this.repeatsSince = monotonicOf(this.timer);
       this.cancelSummary = this.timer.setTimer(() => this.flush(), this.intervalMs);
     }
     this.repeats.set(key, (this.repeats.get(key) ?? 0) + 1);
@@ -93,7 +94,7 @@ export class RepeatedProblemLog {
     let total = 0;
     for (const count of this.repeats.values()) total += count;
     this.logger.warn(
-      { repeats: Object.fromEntries(this.repeats), sinceMs: this.timer.now() - this.repeatsSince },
+      { repeats: Object.fromEntries(this.repeats), sinceMs: monotonicOf(this.timer) - this.repeatsSince },
       `${this.message}: ${total} more of the problems logged before`,
     );
     this.repeats = new Map();
