@@ -2,10 +2,11 @@ import type { Clock } from './clock.ts';
 import type { Scheduler } from './scheduler.ts';
 
 /*
- * LIVE ONLY. This file is the one place in core/ that reads wall time (Date.now), monotonic time
- * (performance.now) and arms real timers (setTimeout): live runs inject it through the Scheduler
- * port; backtests never load it into a run (they use virtualScheduler), paper runs follow the
- * replay's time instead.
+ * LIVE ONLY. The kernel's one place that reads wall time (Date.now), monotonic time
+ * (performance.now) and arms real timers (setTimeout); the venue's I/O code has its own, the
+ * TimerPort of core/venue/timer-port.ts. Live runs inject it through the Scheduler port;
+ * backtests never load it into a run (they use virtualScheduler), paper runs follow the replay's
+ * time instead.
  */
 
 /** The wall clock: epoch milliseconds from the host. Live runs only (and run bookkeeping). */

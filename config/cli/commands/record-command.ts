@@ -25,8 +25,8 @@ export interface RecordOptions {
  * @param io - output streams
  * @returns EXIT.OK after the duration or the end of a paper config's market source,
  *   EXIT.INTERRUPTED / EXIT.TERMINATED / EXIT.HANGUP after SIGINT / SIGTERM / SIGHUP, also one
- *   during its start-up (the recording is closed and synced, whole, either way; a second one while it stops ends the process with the same code once the
- *   frames buffered are written), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
+ *   during its start-up (the recording is closed and synced, whole, either way; a second one
+ *   while it stops ends the process with the same code once the frames buffered are written), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
  *   recording or it would be written over one of the run's inputs (the config, the recording the
  *   paper venue replays, a strategy module), the recording the paper venue replays is not one
  *   (see `isBadInputFile`), or `metrics.port` / `paper.venuePort` is taken (`PortInUse`, checked
