@@ -94,8 +94,9 @@ export class VenueEquityMarks {
    */
   rebase(source: MarkSource, asOf: number): void {
     this.#asOf = asOf;
-    this.#held.clear();
-    this.#awaiting.clear();
+    // Only when not empty: clearing a map allocates its new table, and reports come per fill.
+    if (this.#held.size > 0) this.#held.clear();
+    if (this.#awaiting.size > 0) this.#awaiting.clear();
     this.#included = undefined;
     for (const [key, position] of source.positions) {
       if (!position.positionQty.isZero()) this.#hold(key, position, undefined, source);

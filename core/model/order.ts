@@ -74,12 +74,14 @@ export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
 ]);
 
 /**
- * Whether an order state is final.
+ * Whether an order state is final. Compares the four words rather than asking
+ * {@link FINAL_ORDER_STATES}: it runs several times per order update, and the set's look-up was
+ * about 1 % of a quoting backtest.
  * @param state - the state
  * @returns true for FILLED, CANCELLED, REJECTED and FAIL
  */
 export function isFinalOrderState(state: OrderState): boolean {
-  return FINAL_ORDER_STATES.has(state);
+  return state === 'FILLED' || state === 'CANCELLED' || state === 'REJECTED' || state === 'FAIL';
 }
 
 /** The `action` field of an order update (per public venue docs). */
