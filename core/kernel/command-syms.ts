@@ -1,4 +1,5 @@
 import type { Intent } from '../model/index.ts';
+import { RecentRefs } from './recent-refs.ts';
 
 /**
  * The sym an intent names.
@@ -16,22 +17,16 @@ export function intentSym(intent: Intent): string | undefined {
  * The syms of the commands the kernel sent lately, by reference: a venue refusal echoes only the
  * command's reference and kind, so its denial takes the sym from here. Bounded: a command's sym
  * is forgotten once `capacity` newer commands naming one were sent (a refusal comes within the
- * request timeout, long before), so a long run does not keep one per command.
- *
- * The commands sit around a ring: slot `n % capacity` holds the command numbered `n` until
- * `capacity` more are sent. Noting one costs two array writes, where a map by reference cost an
- * insert and a delete on every modify of a quote (some 4 % of a quoting backtest); a reference is
- * looked up only when the venue refuses its command, newest first, so a refusal arriving soon
- * after its command finds it within a few slots.
+ * request timeout, long before), so a long run does not keep one per command. The references sit
+ * in a {@link RecentRefs} ring, each sym at its command's slot.
  */
 export class CommandSyms {
-  private readonly refs: (string | undefined)[];
+  private readonly refs: RecentRefs;
   private readonly syms: string[];
-  private sentCount = 0;
 
   /** @param capacity - how many commands' syms are kept */
-  constructor(private readonly capacity = 10_000) {
-    this.refs = new Array(Math.max(0, capacity)).fill(undefined);
+  constructor(capacity = 10_000) {
+    this.refs = new RecentRefs(capacity);
     this.syms = new Array(Math.max(0, capacity)).fill('');
   }
 
@@ -41,10 +36,9 @@ export class CommandSyms {
    */
   sent(intent: Intent): void {
     const sym = intentSym(intent);
-    if (sym === undefined || this.capacity <= 0) return;
-    const slot = this.sentCount++ % this.capacity;
-    this.refs[slot] = intent.ref;
-    this.syms[slot] = sym;
+    if (sym === undefined) return;
+    const slot = this.refs.push(intent.ref);
+    if (slot !== -1) this.syms[slot] = sym;
   }
 
   /**
@@ -53,11 +47,7 @@ export class CommandSyms {
    *   when it named none
    */
   symOf(ref: string): string | undefined {
-    const oldest = Math.max(0, this.sentCount - this.capacity);
-    for (let n = this.sentCount - 1; n >= oldest; n--) {
-      const slot = n % this.capacity;
-      if (this.refs[slot] === ref) return this.syms[slot];
-    }
-    return undefined;
+    const slot = this.refs.slotOf(ref);
+    return slot === -1 ? undefined : this.syms[slot];
   }
 }

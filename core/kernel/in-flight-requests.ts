@@ -2,6 +2,7 @@ import type { Dec, Order } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
 import { orderKey } from './order-keys.ts';
 import type { OrderRegistry } from './order-registry.ts';
+import { RecentRefs } from './recent-refs.ts';
 import { RetentionQueue } from './retention-queue.ts';
 
 const NO_TARGETS: readonly string[] = [];
@@ -86,18 +87,11 @@ export interface RefusedRequest {
  * orders up.
  */
 export class InFlightRequests {
-  /**
-   * The last `retain` requests sent, around a ring: slot `seq % retain` holds the request numbered
-   * `seq` (1 for the first) until `retain` more are sent. A request costs three array writes, where
-   * a map by reference cost an insert (and a record per request) on every modify of a quote; the
-   * reference is looked up only when the venue refuses one, newest first, so a refusal arriving
-   * soon after its request finds it within a few slots.
-   */
-  private readonly refs: (string | undefined)[];
+  /** The last `retain` requests sent; their owners and targets sit at their slots. */
+  private readonly refs: RecentRefs;
   private readonly owners: string[];
   /** The clientOrderIds each request acts on: one as itself (a modify or a cancel), not in an array. */
   private readonly targets: (readonly string[] | string)[];
-  private sentCount = 0;
   private readonly marked = new Map<string, MarkedOrder>();
   private readonly recentMarked: RetentionQueue;
 
@@ -107,10 +101,10 @@ export class InFlightRequests {
    */
   constructor(
     private readonly orders: OrderRegistry,
-    private readonly retain = 10_000,
+    retain = 10_000,
   ) {
     this.recentMarked = new RetentionQueue(retain);
-    this.refs = new Array(Math.max(0, retain)).fill(undefined);
+    this.refs = new RecentRefs(retain);
     this.owners = new Array(Math.max(0, retain)).fill('');
     this.targets = new Array(Math.max(0, retain)).fill(NO_TARGETS);
   }
@@ -195,10 +189,8 @@ export class InFlightRequests {
   }
 
   private remember(requestRef: string, owner: string, targets: readonly string[] | string): void {
-    this.sentCount++;
-    if (this.retain <= 0) return;
-    const slot = this.sentCount % this.retain;
-    this.refs[slot] = requestRef;
+    const slot = this.refs.push(requestRef);
+    if (slot === -1) return;
     this.owners[slot] = owner;
     this.targets[slot] = targets;
   }
@@ -210,14 +202,8 @@ export class InFlightRequests {
    * searched for.
    */
   private slotOf(requestRef: string): number {
-    const retain = this.retain;
-    if (retain <= 0 || this.orders.recordedOwner(requestRef) !== undefined) return -1;
-    const count = Math.min(retain, this.sentCount);
-    for (let i = 0, seq = this.sentCount; i < count; i++, seq--) {
-      const slot = seq % retain;
-      if (this.refs[slot] === requestRef) return slot;
-    }
-    return -1;
+    if (this.orders.recordedOwner(requestRef) !== undefined) return -1;
+    return this.refs.slotOf(requestRef);
   }
 
   /**
@@ -240,7 +226,7 @@ export class InFlightRequests {
     if (slot === -1) return undefined;
     const owner = this.owners[slot] as string;
     const sentOn = this.targets[slot] as readonly string[] | string;
-    this.refs[slot] = undefined;
+    this.refs.forget(slot);
     const targets: Order[] = [];
     const refs = typeof sentOn === 'string' ? [sentOn] : sentOn;
     for (const target of refs) {
