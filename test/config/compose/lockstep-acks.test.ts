@@ -130,7 +130,11 @@ describe('lockstep acknowledgements to the paper venue', () => {
       expect(sent).toEqual(['0/0', '0/1', '1/1', '2/1']);
     });
 
-    it('a halt drops the paced wait of an ack still due, so a stopped session keeps no timer alive', async () => {
+    /**
+     * Acks paced at speed 1 on fake timers (performance faked too), the subscription and a first
+     * event at FIRST_EVENT already acknowledged; `next(ms)` delivers an event `ms` of venue time later.
+     */
+    async function pacedAfterFirstEvent() {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
       const sent: number[] = [];
       let venueTime = FIRST_EVENT;
@@ -143,9 +147,17 @@ describe('lockstep acknowledgements to the paper venue', () => {
       acks.onMarketFrame(subscribed);
       acks.onMarketFrame(marketFrame(1));
       await flushMicrotasks();
+      const next = (ms: number): void => {
+        venueTime += ms;
+        acks.onMarketFrame(marketFrame(2));
+      };
+      return { acks, sent, next };
+    }
+
+    it('a halt drops the paced wait of an ack still due, so a stopped session keeps no timer alive', async () => {
+      const { acks, sent, next } = await pacedAfterFirstEvent();
       // The next event comes an hour later: its ack waits an hour at speed 1.
-      venueTime += 3_600_000;
-      acks.onMarketFrame(marketFrame(2));
+      next(3_600_000);
       await flushMicrotasks();
       expect(vi.getTimerCount()).toBe(1);
       await acks.halt();
@@ -154,21 +166,9 @@ describe('lockstep acknowledgements to the paper venue', () => {
     });
 
     it('paces on real time: a wall clock stepped back an hour between events does not hold the next ack an hour', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
-      const sent: number[] = [];
-      let venueTime = FIRST_EVENT;
-      const acks = lockstepAcks({
-        subscriptions: 1,
-        speed: 1,
-        sessionClock: () => venueTime,
-        send: (seq) => sent.push(seq),
-      });
-      acks.onMarketFrame(subscribed);
-      acks.onMarketFrame(marketFrame(1));
-      await flushMicrotasks();
+      const { sent, next } = await pacedAfterFirstEvent();
       vi.setSystemTime(Date.now() - 3_600_000);
-      venueTime += 2_000;
-      acks.onMarketFrame(marketFrame(2));
+      next(2_000);
       await flushMicrotasks();
       vi.advanceTimersByTime(1_999);
       expect(sent).toEqual([0, 1]);
