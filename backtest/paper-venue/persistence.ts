@@ -52,9 +52,9 @@ export function isTickEntry(entry: JournalEntry): entry is TickEntry {
  * replaying the same feed. The snapshot keeps how far the feed went, which the journal does not,
  * and the markups in force when it was taken (a markup from the `feeMarkup` option is not
  * journaled; journaled changes after the snapshot override them); so it stays a few hundred bytes
- * however long the venue runs. `view`, the
- * state written out for people, is added when the venue closes; the next start checks that its
- * replay rebuilds it (an upgraded sim could run a journaled command otherwise).
+ * however long the venue runs. `view`, the state written out for people, is added when the venue
+ * closes; the next start checks that its replay rebuilds it (an upgraded sim could run a journaled
+ * command otherwise).
  */
 export interface PaperSnapshot {
   readonly format: 'keel-paper-venue';
