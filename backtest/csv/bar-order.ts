@@ -14,7 +14,8 @@ const PASSED_AT_ONCE = 256;
 
 /**
  * Puts bars, given oldest first, in order as they come, holding only the last two days of them: a
- * row that repeats the bar before it exactly is dropped (and listed); the repeated hour when
+ * row that repeats the bar before it exactly is dropped (and listed), unless it is the repeated
+ * hour's second bar ({@link aloneInItsOccurrence}); the repeated hour when
  * daylight saving ends, written twice without an offset, is read as its two occurrences, for bars
  * of any interval ({@link placeInRepeatedHour}), and a bar the file holds at one of them only is
  * put on the grid of the bars around it as it is passed on ({@link placeOnNeighboursGrid}); any
@@ -61,11 +62,15 @@ export class BarOrdering {
       this.pass();
       return;
     }
-    if (cur.ts === prev.ts && sameValues(cur, prev)) {
+    const copy = cur.ts === prev.ts && sameValues(cur, prev);
+    // A bar as long as the clock change repeats its bar exactly when nothing traded in the
+    // repeated hour (a flat bar, no volume): its two occurrences, not a copy.
+    const placed =
+      !copy || aloneInItsOccurrence(kept, this.zone) ? placeInRepeatedHour(kept, cur, this.zone) : undefined;
+    if (copy && placed === undefined) {
       this.skipped.push({ line: cur.bar.line, reason: `an exact copy of line ${prev.bar.line}` });
       return;
     }
-    const placed = placeInRepeatedHour(kept, cur, this.zone);
     if (placed !== undefined) {
       kept.push(placed);
       this.pass();
@@ -185,6 +190,22 @@ function placeInRepeatedHour(kept: RawBar[], cur: RawBar, zone: string): RawBar 
     kept[i] = { ...bar, ts: bar.ts - shift };
   }
   return cur;
+}
+
+/**
+ * Whether the last kept bar, at a wall clock the zone repeats, is the only bar of that wall clock's
+ * occurrence: at least the clock change's shift after the bar before it, as an hourly bar is (a
+ * 30-minute one on Lord Howe Island). Then a row repeating it exactly is the next occurrence's bar;
+ * a finer bar repeated inside the hour stays a copy.
+ */
+function aloneInItsOccurrence(kept: readonly RawBar[], zone: string): boolean {
+  const prev = kept[kept.length - 1] as RawBar;
+  const earlier = earlierOccurrence(prev.ts, zone);
+  const later = earlier === undefined ? laterOccurrence(prev.ts, zone) : undefined;
+  const shift = earlier !== undefined ? prev.ts - earlier : later !== undefined ? later - prev.ts : undefined;
+  if (shift === undefined) return false;
+  const before = kept[kept.length - 2];
+  return before === undefined || prev.ts - before.ts >= shift;
 }
 
 /** Whether an instant's wall clock happens twice in the zone. */

@@ -157,6 +157,59 @@ describe('hourly bars across a fall-back of a whole hour, where both occurrences
   });
 });
 
+describe('a repeated hour in which nothing traded: two identical rows at the repeated wall clock', () => {
+  /** Hourly bars with a flat, volume-less bar at the repeated wall clock, written twice. */
+  const flatRepeat = (day: string, hour: string): string =>
+    [
+      HEADER,
+      `${day} 00:00,100,101,99,100,10`,
+      `${day} ${hour},100,100,100,100,0`,
+      `${day} ${hour},100,100,100,100,0`,
+      `${day} 03:00,100,102,99,101,10`,
+    ].join('\n');
+  const opensOf = (text: string, zone: string) => {
+    const { bars, skipped } = parseOhlcvCsv(text, { zone });
+    return { opens: bars.map((b) => new Date(b.openTime).toISOString().slice(5, 16)), skipped };
+  };
+
+  it('keeps both as the two occurrences, where luxon reads the later (London) or the earlier (Sydney)', () => {
+    // London: 01:00 BST (00:00Z) and 01:00 GMT (01:00Z) on 2024-10-27.
+    expect(opensOf(flatRepeat('2024-10-27', '01:00'), 'Europe/London')).toEqual({
+      opens: ['10-26T23:00', '10-27T00:00', '10-27T01:00', '10-27T03:00'],
+      skipped: [],
+    });
+    // Sydney: 02:00 AEDT (15:00Z) and 02:00 AEST (16:00Z) on 2025-04-06.
+    expect(opensOf(flatRepeat('2025-04-06', '02:00'), 'Australia/Sydney')).toEqual({
+      opens: ['04-05T13:00', '04-05T15:00', '04-05T16:00', '04-05T17:00'],
+      skipped: [],
+    });
+  });
+
+  it('still drops an exact copy of an hourly row outside the repeated hour, and of a 15m row inside it', () => {
+    const outside = [
+      HEADER,
+      '2024-10-27 05:00,100,101,99,100,10',
+      '2024-10-27 05:00,100,101,99,100,10',
+      '2024-10-27 06:00,100,101,99,100,10',
+    ].join('\n');
+    expect(opensOf(outside, 'Europe/London')).toEqual({
+      opens: ['10-27T05:00', '10-27T06:00'],
+      skipped: [{ line: 3, reason: 'an exact copy of line 2' }],
+    });
+    const inside = [
+      HEADER,
+      '2024-10-27 00:45,100,101,99,100,10',
+      '2024-10-27 01:00,100,101,99,100,10',
+      '2024-10-27 01:15,100,100,100,100,0',
+      '2024-10-27 01:15,100,100,100,100,0',
+      '2024-10-27 01:30,100,101,99,100,10',
+    ].join('\n');
+    expect(opensOf(inside, 'Europe/London').skipped).toEqual([
+      { line: 5, reason: 'an exact copy of line 4' },
+    ]);
+  });
+});
+
 describe('4h bars across a spring-forward, which repeats no wall clock', () => {
   it('reads UTC-aligned 4h bars written in London time as their UTC times', () => {
     // 2025-03-30: 01:00 GMT goes forward to 02:00 BST; 04:00Z is 05:00 BST.
