@@ -18,6 +18,7 @@ import { type DecimalMark, numberStyleOf, pointDecimal } from './csv-numbers.ts'
 import { backwardRows, type CsvRow, forwardRows } from './csv-rows.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { columnCount, type RowReading, readOhlcvRow, timeOfRow } from './ohlcv-row.ts';
+import { SkippedWallClocks } from './skipped-wall-clocks.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
 import { volumeAssetWarning, volumeColumn, volumeWarnings } from './volume-column.ts';
 
@@ -187,6 +188,7 @@ export function readOhlcvCsvLines(lines: CsvLines, options: OhlcvCsvOptions = {}
       format: options.timeFormat,
       ...(slashOrder === undefined ? {} : { slashOrder }),
     } satisfies TimeParsing,
+    skippedWallClocks: new SkippedWallClocks(),
     volume: volumeColumn(layout, rows, delimiter),
     adjust: options.adjust === true,
     firstRowHint: layout.hasHeader ? undefined : { line: firstIndex + 1, hint },
