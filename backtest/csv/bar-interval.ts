@@ -157,8 +157,12 @@ export function refuseCoarserBars(gaps: BarGaps, interval: BarInterval, file: st
   );
 }
 
-/** Keel's interval of exactly `ms`, if any. */
-function intervalOf(ms: number): BarInterval | undefined {
+/**
+ * Keel's interval of exactly `ms`, if any.
+ * @param ms - a gap between bars
+ * @returns the interval, or undefined when the gap is none of Keel's
+ */
+export function intervalOf(ms: number): BarInterval | undefined {
   return KEEL_INTERVAL_LIST.find((k) => BAR_INTERVAL_MS[k] === ms);
 }
 
@@ -169,8 +173,12 @@ const SPACING_UNITS: readonly (readonly [number, string])[] = [
   [1_000, 'second'],
 ];
 
-/** A gap in words, in the largest unit it is a whole number of: `7 days`, `30 minutes`, `1500 ms`. */
-function spacing(ms: number): string {
+/**
+ * A gap in words, in the largest unit it is a whole number of: `7 days`, `30 minutes`, `1500 ms`.
+ * @param ms - the gap
+ * @returns the words
+ */
+export function spacing(ms: number): string {
   const unit = SPACING_UNITS.find(([size]) => ms % size === 0);
   if (unit === undefined) return `${ms} ms`;
   const n = ms / unit[0];

@@ -70,25 +70,42 @@ export function epochToMs(value: number, unit: EpochUnit): number {
  * @returns epoch milliseconds, or null when the text is no time this parser knows
  */
 export function parseBarTime(text: string, parsing: TimeParsing): number | null {
+  const time = readBarTime(text, parsing);
+  return time === null || typeof time === 'number' ? time : time.toMillis();
+}
+
+/**
+ * Reads a bar time as {@link parseBarTime} does, keeping a date-time text's reading.
+ * @param text - the time text
+ * @param parsing - zone, epoch unit, optional format
+ * @param zone - the zone times without an offset are read in (`parsing.zone` unless given)
+ * @returns epoch milliseconds for an epoch number, the date-time for a date-time text (in `zone`,
+ *   or in its own offset's instant), or null when the text is no time this parser knows
+ */
+export function readBarTime(
+  text: string,
+  parsing: TimeParsing,
+  zone = parsing.zone,
+): number | DateTime | null {
   if (
     EPOCH.test(text) &&
     !(text.length === 8 && parsing.format === undefined && /^(19|20)\d{6}$/.test(text))
   ) {
     return epochToMs(Number(text), parsing.epochUnit);
   }
-  const zone = { zone: parsing.zone };
-  if (parsing.format !== undefined) return valid(DateTime.fromFormat(text, parsing.format, zone));
-  const iso = DateTime.fromISO(text, zone);
-  if (iso.isValid) return iso.toMillis();
-  const sql = DateTime.fromSQL(text, zone);
-  if (sql.isValid) return sql.toMillis();
+  const options = { zone };
+  if (parsing.format !== undefined) return valid(DateTime.fromFormat(text, parsing.format, options));
+  const iso = DateTime.fromISO(text, options);
+  if (iso.isValid) return iso;
+  const sql = DateTime.fromSQL(text, options);
+  if (sql.isValid) return sql;
   for (const format of FORMATS_BY_SLASH_ORDER[parsing.slashOrder ?? 'month-first']) {
-    const t = DateTime.fromFormat(text, format, zone);
-    if (t.isValid) return t.toMillis();
+    const t = DateTime.fromFormat(text, format, options);
+    if (t.isValid) return t;
   }
   return null;
 }
 
-function valid(t: DateTime): number | null {
-  return t.isValid ? t.toMillis() : null;
+function valid(t: DateTime): DateTime | null {
+  return t.isValid ? t : null;
 }

@@ -69,20 +69,28 @@ const NAMES: Readonly<Record<'open' | 'high' | 'low' | 'close' | 'adjClose' | 'v
     // list win).
     volume: ['volume', 'vol', 'v', 'basevolume', 'volume_base', 'tickvol', 'stücke', 'stuecke', 'volumen'],
   };
-/**
- * A volume in a named asset, CryptoDataDownload's `Volume BTC,Volume USDT`: the first is the base
- * asset's (the quantity traded), taken when no column is named a volume alone.
- */
-const ASSET_VOLUME = /^volume[a-z0-9]+$/;
+/** Words for a volume a `Volume <asset>` column may start with: `Volume BTC`, `Volumen (BTC)`, `Vol. BTC`. */
+const VOLUME_WORDS: ReadonlySet<string> = new Set(['volume', 'volumen', 'vol']);
+/** A volume and its asset written as one word: `VolumeBTC`. */
+const GLUED_ASSET_VOLUME = /^volume([a-z0-9]+)$/;
 
 /**
- * The asset a `Volume <asset>` column counts (`BTC` of CryptoDataDownload's `Volume BTC`).
+ * The asset a `Volume <asset>` column counts (`BTC` of CryptoDataDownload's `Volume BTC`, of
+ * `Volumen (BTC)` or of `VolumeBTC`). A name that is a volume alone (`Volume`, German `Volumen`,
+ * `Vol.`, `<VOL>`, `Volumen (€)`) counts no asset.
  * @param name - a column's name as the header writes it
  * @returns the asset, upper case, or undefined when the name is no such volume
  */
 export function volumeAssetOf(name: string): string | undefined {
-  const normalised = normalise(name);
-  return ASSET_VOLUME.test(normalised) ? normalised.slice('volume'.length).toUpperCase() : undefined;
+  if (NAMES.volume.includes(normalise(name))) return undefined;
+  const words = name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+  const [first, ...rest] = words;
+  if (first === undefined) return undefined;
+  if (VOLUME_WORDS.has(first)) return rest.length > 0 ? rest.join('').toUpperCase() : undefined;
+  return rest.length > 0 ? undefined : GLUED_ASSET_VOLUME.exec(first)?.[1]?.toUpperCase();
 }
 
 function normalise(name: string): string {
@@ -152,10 +160,11 @@ export function layoutFromHeader(
   const high = find(NAMES.high);
   const low = find(NAMES.low);
   const close = find(NAMES.close) ?? (yfinance ? undefined : find(PRICE_AS_CLOSE));
+  const assets = header.map(volumeAssetOf);
   const volume =
     find(NAMES.volume) ??
-    (baseAsset === undefined ? undefined : find([`volume${baseAsset.toLowerCase()}`])) ??
-    indexOf(names.findIndex((n) => ASSET_VOLUME.test(n)));
+    (baseAsset === undefined ? undefined : indexOf(assets.indexOf(baseAsset.toUpperCase()))) ??
+    indexOf(assets.findIndex((asset) => asset !== undefined));
   const tickVolume = find(['tickvol']);
   const missing = Object.entries({ time, open, high, low, close })
     .filter(([, v]) => v === undefined)

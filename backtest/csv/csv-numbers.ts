@@ -8,6 +8,8 @@ export const EMPTY_VALUES: ReadonlySet<string> = new Set(['', 'null', 'nan', 'na
 
 const DECIMAL_COMMA_NUMBER = /^[-+]?\d[\d.]*,\d+$/;
 const GROUPED_NUMBER = /^[-+]?\d{1,3}(\.\d{3})*(,\d+)?$/;
+/** A decimal-comma number written without grouping dots: `1234,25`, `95000,25`. */
+const UNGROUPED_COMMA_NUMBER = /^[-+]?\d+(,\d+)?$/;
 /** Cells only a decimal-point file writes: `1,234.5`, `1,234,567`, `189.5`, `0.1234`, `0.125` (not `1.234`). */
 const DECIMAL_POINT_CELLS = [
   /^[-+$]?[1-9]\d{0,2}(,\d{3})+\.\d+[KMB]?$/,
@@ -95,12 +97,15 @@ export function numberStyleOf(
 }
 
 /**
- * In a decimal-comma file, `1,5` and `1.234,56` as `1.5` and `1234.56`; other text as it is.
+ * In a decimal-comma file, `1,5`, `1.234,56` and `1234,56` as `1.5`, `1234.56` and `1234.56`;
+ * other text (`12.34,5`, grouping dots out of place) as it is.
  * @param text - a cell's text
  * @returns the text with a decimal point
  */
 export function pointDecimal(text: string): string {
-  return GROUPED_NUMBER.test(text) ? text.replace(/\./g, '').replace(',', '.') : text;
+  return GROUPED_NUMBER.test(text) || UNGROUPED_COMMA_NUMBER.test(text)
+    ? text.replace(/\./g, '').replace(',', '.')
+    : text;
 }
 
 const COMMA_GROUPED_NUMBER = /^[-+$]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?[KMB]?$/;

@@ -1,10 +1,11 @@
 import { barFrom } from './bar-prices.ts';
-import { parseBarTime, type TimeParsing } from './bar-time.ts';
+import { readBarTime, type TimeParsing } from './bar-time.ts';
 import type { ColumnLayout } from './column-layout.ts';
 import { splitCsvLine } from './csv-fields.ts';
 import { EMPTY_VALUES, type NumberStyle, pointDecimal, ungroupedDecimal } from './csv-numbers.ts';
 import type { CsvRow } from './csv-rows.ts';
 import type { RawBar } from './ohlcv-bar.ts';
+import type { SkippedWallClocks } from './skipped-wall-clocks.ts';
 
 /** How a file's rows are read as bars, once its layout, numbers and times are known. */
 export interface RowReading {
@@ -14,6 +15,8 @@ export interface RowReading {
   readonly columns: number;
   readonly numbers: NumberStyle;
   readonly parsing: TimeParsing;
+  /** Finds the times written that the zone's clocks skip. */
+  readonly skippedWallClocks: SkippedWallClocks;
   /** The column the volume is read from. */
   readonly volume: number | undefined;
   readonly adjust: boolean;
@@ -57,13 +60,17 @@ export function readOhlcvRow(row: CsvRow, reading: RowReading): RowRead {
   if (prices.every((p) => EMPTY_VALUES.has(p.toLowerCase())))
     return { skip: 'no prices (empty or null row)' };
   const timeText = timeOfRow(fields, layout);
-  const ts = parseBarTime(timeText, reading.parsing);
-  if (ts === null) {
+  const time = readBarTime(timeText, reading.parsing);
+  if (time === null) {
     const hint = reading.firstRowHint?.line === row.line ? reading.firstRowHint.hint : '';
     return {
       invalid: `time ${JSON.stringify(timeText)} is not a time Keel reads (epoch, ISO 8601 or a date): pass its layout with --time-format, e.g. --time-format "dd.MM.yyyy HH:mm" for 31.12.2024 23:59${hint}`,
     };
   }
+  const skippedWallClock =
+    typeof time === 'number' ? undefined : reading.skippedWallClocks.reason(timeText, time, reading.parsing);
+  if (skippedWallClock !== undefined) return { invalid: skippedWallClock };
+  const ts = typeof time === 'number' ? time : time.toMillis();
   const bar = barFrom(
     prices,
     num(reading.volume),

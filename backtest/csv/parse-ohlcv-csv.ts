@@ -16,8 +16,10 @@ import { CsvImportError } from './csv-import-error.ts';
 import { type CsvLines, textLines } from './csv-lines.ts';
 import { type DecimalMark, numberStyleOf, pointDecimal } from './csv-numbers.ts';
 import { backwardRows, type CsvRow, forwardRows } from './csv-rows.ts';
+import { refuseWrongEpochUnit } from './epoch-unit-check.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { columnCount, type RowReading, readOhlcvRow, timeOfRow } from './ohlcv-row.ts';
+import { SkippedWallClocks } from './skipped-wall-clocks.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
 import { volumeAssetWarning, volumeColumn, volumeWarnings } from './volume-column.ts';
 
@@ -187,6 +189,7 @@ export function readOhlcvCsvLines(lines: CsvLines, options: OhlcvCsvOptions = {}
       format: options.timeFormat,
       ...(slashOrder === undefined ? {} : { slashOrder }),
     } satisfies TimeParsing,
+    skippedWallClocks: new SkippedWallClocks(),
     volume: volumeColumn(layout, rows, delimiter),
     adjust: options.adjust === true,
     firstRowHint: layout.hasHeader ? undefined : { line: firstIndex + 1, hint },
@@ -209,6 +212,13 @@ export function readOhlcvCsvLines(lines: CsvLines, options: OhlcvCsvOptions = {}
     ordering.end();
   }
   skipped.sort((a, b) => a.line - b.line);
+  refuseWrongEpochUnit(
+    tally.gaps,
+    { first: (tally.first as RawBar).ts, last: (tally.last as RawBar).ts },
+    reading.parsing.epochUnit,
+    options.interval,
+    file,
+  );
   if (options.interval !== undefined) refuseCoarserBars(tally.gaps, options.interval, file);
   const interval = options.interval ?? detectInterval(tally.gaps, file);
   refuseOverlaps(tally.gaps, interval, file);

@@ -3,21 +3,22 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { missingRecordingOptions } from '../compose/recording-problems.ts';
 
 /**
- * What is wrong with the `--recording` paths of `keel backtest` and `keel sweep`, one sentence
- * each: a path that is not there, or an OHLCV CSV, which has no recording header to read (the
- * recording reader would say only "header is not JSON"); a CSV is replayed as a `{ csv, sym }`
- * entry of `backtest.recordings`, or first turned into a recording by `keel import-csv`. The
- * entry it suggests gives the path from the config's folder, as those entries are read.
+ * What is wrong with the `--recording` paths of `keel backtest`, `keel sweep` and `keel venue`, one
+ * sentence each: a path that is not there, or an OHLCV CSV, which has no recording header to read
+ * (the recording reader would say only "header is not JSON"); a CSV is first turned into a
+ * recording by `keel import-csv`, or (for a command with a config) replayed as a `{ csv, sym }`
+ * entry of `backtest.recordings`. The entry it suggests gives the path from the config's folder,
+ * as those entries are read.
  * @param recordings - the paths as typed (relative to the working directory)
- * @param configDir - the config's folder
+ * @param configDir - the config's folder; absent for `keel venue`, which reads no config
  * @returns e.g. `✖ --recording out/x.jsonl.gz: no such file`; empty when every path can be replayed
  */
-export function recordingOptionProblems(recordings: readonly string[], configDir: string): string[] {
+export function recordingOptionProblems(recordings: readonly string[], configDir?: string): string[] {
   const csv = recordings
     .filter((path) => /\.csv$/i.test(path) && existsSync(resolve(path)))
     .map(
       (path) =>
-        `✖ --recording ${path}: an OHLCV CSV, not a recording; name it in backtest.recordings as { csv: ${fromConfigDir(path, configDir)}, sym: <SYM> } (with interval, zone... as keel import-csv takes them), or make it a recording with keel import-csv ${path} --sym <SYM> --out <recording>.jsonl.gz`,
+        `✖ --recording ${path}: an OHLCV CSV, not a recording; ${configDir === undefined ? '' : `name it in backtest.recordings as { csv: ${fromConfigDir(path, configDir)}, sym: <SYM> } (with interval, zone... as keel import-csv takes them), or `}make it a recording with keel import-csv ${path} --sym <SYM> --out <recording>.jsonl.gz`,
     );
   return [...missingRecordingOptions(recordings), ...csv];
 }

@@ -25,6 +25,7 @@ import { envValueOf } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { recordingOptionProblems } from '../recording-option-problems.ts';
 import { chooseVenueStart } from './venue-data-dir.ts';
 import {
   coinsTheVenueValues,
@@ -100,8 +101,9 @@ export interface VenueOptions {
  *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set (and not empty), `--balance` names an
  *   asset the venue cannot value (see `coinsTheVenueValues`), the data dir holds a
  *   venue started with another feed or another setup than the flags give, is held by a running venue or does not replay to the account
- *   its venue acknowledged (written by another Keel), or the recording is not one
- *   (its header cannot be read, or it holds malformed lines and no market data: see `isBadInputFile`)
+ *   its venue acknowledged (written by another Keel), or the recording is not there or not one
+ *   (an OHLCV CSV, as `recordingOptionProblems` says for `keel backtest` too; its header cannot be
+ *   read, or it holds malformed lines and no market data: see `isBadInputFile`)
  */
 export async function venueCommand(
   options: VenueOptions,
@@ -129,6 +131,13 @@ export async function venueCommand(
   const fixed = apiKey === undefined || apiSecret === undefined ? undefined : { apiKey, apiSecret };
   if (options.host !== '127.0.0.1' && options.host !== 'localhost')
     io.stderr.write(`  note: the paper venue listens on 127.0.0.1 only; --host ${options.host} is ignored\n`);
+  // Said as keel backtest says it, not as the recording reader's ENOENT or "header is not JSON".
+  const recordingProblems =
+    options.recording === undefined ? [] : recordingOptionProblems([options.recording]);
+  if (recordingProblems.length > 0) {
+    for (const line of recordingProblems) io.stderr.write(`${line}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
   const recording = options.recording === undefined ? undefined : resolve(options.recording);
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   let venue: Awaited<ReturnType<typeof startPaperVenue>>;

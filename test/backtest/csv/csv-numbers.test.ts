@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pointDecimal } from '../../../backtest/csv/csv-numbers.ts';
 import { CsvImportError, parseOhlcvCsv } from '../../../backtest/csv/index.ts';
 
 /** USDJPY in a tab file: prices with exactly 3 decimals, volumes grouped with a comma. */
@@ -53,5 +55,34 @@ describe('decimal mark', () => {
       open: '151.234',
       volume: '1234',
     });
+  });
+
+  it('reads decimal-comma numbers of four or more integer digits written without grouping dots', () => {
+    const ungrouped =
+      'Date;Open;High;Low;Close;Volume\n2024-01-02;1234,25;1240,5;1230,75;1235,5;95000,25\n2024-01-03;1235,5;1236;1234;1235;95000\n';
+    expect(
+      parseOhlcvCsv(ungrouped, { decimalMark: 'comma', interval: '1d' }).bars.map((b) => [b.open, b.volume]),
+    ).toEqual([
+      ['1234.25', '95000.25'],
+      ['1235.5', '95000'],
+    ]);
+    expect(parseOhlcvCsv(ungrouped, { interval: '1d' }).bars[0]).toMatchObject({ open: '1234.25' });
+  });
+
+  it('still refuses grouping dots out of place in a decimal-comma file', () => {
+    for (const cell of ['12.34,5', '1.2345,6', '1234.567,5'])
+      expect(() =>
+        parseOhlcvCsv(`Date;Open;High;Low;Close\n2024-01-02;${cell};2;1;1,5\n`, { decimalMark: 'comma' }),
+      ).toThrow(`open ${JSON.stringify(cell)} is not a non-negative number`);
+  });
+
+  it('reads any decimal comma, grouped or not, as the same decimal point', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.stringMatching(/^\d{1,8}$/), (int, frac) => {
+        const grouped = int.toString().replace(/\B(?=(\d{3})+$)/g, '.');
+        expect(pointDecimal(`${int},${frac}`)).toBe(`${int}.${frac}`);
+        expect(pointDecimal(`${grouped},${frac}`)).toBe(`${int}.${frac}`);
+      }),
+    );
   });
 });

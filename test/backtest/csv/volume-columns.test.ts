@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { volumeAssetOf } from '../../../backtest/csv/column-layout.ts';
 import { parseOhlcvCsv, readOhlcvCsvBars } from '../../../backtest/csv/index.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
@@ -99,5 +100,36 @@ describe('volume columns', () => {
       (await readOhlcvCsvBars({ input: cryptoDataDownload('Volume ETH,Volume USDT'), sym: 'US_EQUITY_SPY' }))
         .warnings,
     ).toEqual([]);
+  });
+
+  it('takes no word for a volume alone (German Volumen, Vol.) for a volume in an asset', async () => {
+    expect(
+      ['Volume', 'Volumen', 'Vol', 'Vol.', '<VOL>', 'Volumen (€)', 'volume_base', 'Stücke'].map(
+        volumeAssetOf,
+      ),
+    ).toEqual(Array(8).fill(undefined));
+    expect(
+      ['Volume BTC', 'Volume USDT', 'VolumeBTC', 'Volume (BTC)', 'Volumen (BTC)', 'Vol. ETH'].map(
+        volumeAssetOf,
+      ),
+    ).toEqual(['BTC', 'USDT', 'BTC', 'BTC', 'BTC', 'ETH']);
+
+    const german = await readOhlcvCsvBars({
+      input: cryptoDataDownload('Volumen,Umsatz'),
+      sym: 'BINANCE_SPOT_BTC_USDT',
+    });
+    expect(german.columns).toContain('volume=Volumen');
+    expect(german.warnings).toEqual([]);
+    const inBase = await readOhlcvCsvBars({
+      input: cryptoDataDownload('Volumen (USDT),Volumen (BTC)'),
+      sym: 'BINANCE_SPOT_BTC_USDT',
+    });
+    expect(inBase.columns).toContain('volume=Volumen (BTC)');
+    expect(inBase.warnings).toEqual([]);
+    const otherPair = await readOhlcvCsvBars({
+      input: cryptoDataDownload('Volumen (ETH),Volumen (USDT)'),
+      sym: 'BINANCE_SPOT_BTC_USDT',
+    });
+    expect(otherPair.warnings[0]).toMatch(/^the volume is read from "Volumen \(ETH\)", a volume in ETH, but/);
   });
 });
