@@ -29,27 +29,61 @@ export interface OpenPage {
 }
 
 /**
- * Opens a local HTML file in Debian's headless chromium (driven by playwright-core, which
- * downloads nothing) and collects console errors and uncaught exceptions from the start.
+ * Starts Debian's headless chromium, driven by playwright-core (which downloads nothing). A test
+ * file opening several pages starts one in `beforeAll` and closes it in `afterAll`: a start costs
+ * seconds, a page in a fresh context of a running one a fraction of that.
+ * @returns the browser; close it when done
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+}
+
+/**
+ * Opens a local HTML file in a page of its own (a fresh browser context: no state shared with
+ * other pages) of a running chromium, and collects console errors and uncaught exceptions from
+ * the start.
+ * @param browser - a chromium from {@link launchChromium}
  * @param htmlPath - the file to open
  * @param viewport - the window size
- * @returns the open page; close it when done
+ * @returns the open page; closing it closes its context, not the browser
  */
-export async function openInChromium(
+export async function openInBrowser(
+  browser: Browser,
   htmlPath: string,
   viewport: { width: number; height: number } = { width: 1280, height: 2000 },
 ): Promise<OpenPage> {
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: FLAGS,
-  });
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(`Uncaught ${error.name}: ${error.message}`));
-  await page.goto(pathToFileURL(htmlPath).href);
-  return { page, errors, close: () => browser.close() };
+  try {
+    await page.goto(pathToFileURL(htmlPath).href);
+  } catch (error) {
+    await page.close();
+    throw error;
+  }
+  return { page, errors, close: () => page.close() };
+}
+
+/**
+ * Opens a local HTML file in a chromium of its own ({@link launchChromium}, {@link openInBrowser}),
+ * for a test file opening one page.
+ * @param htmlPath - the file to open
+ * @param viewport - the window size
+ * @returns the open page; closing it closes the browser
+ */
+export async function openInChromium(
+  htmlPath: string,
+  viewport?: { width: number; height: number },
+): Promise<OpenPage> {
+  const browser = await launchChromium();
+  try {
+    const open = await openInBrowser(browser, htmlPath, viewport);
+    return { ...open, close: () => browser.close() };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
 }

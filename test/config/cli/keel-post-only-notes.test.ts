@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
-import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+import { reportOutputFlags } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const PLUGIN = resolve('test/config/fixtures/post-only-taker-plugin.ts');
@@ -30,8 +31,8 @@ backtest:
 // The terminal summary and the sweep file post-only (GTX) rejections as the report does: a note,
 // not a setup warning with ⚠.
 describe('post-only orders rejected because they would take, in the terminal', () => {
-  it('are a note line without ⚠ in the backtest summary when every rejection is one, as in the report', () => {
-    const run = keelChild(['backtest', config, '--no-progress', ...reportOutputFlags(dir, 'only')]);
+  it('are a note line without ⚠ in the backtest summary when every rejection is one, as in the report', async () => {
+    const run = await keelInProcess(['backtest', config, '--no-progress', ...reportOutputFlags(dir, 'only')]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     expect(run.stdout).not.toContain('⚠');
     expect(run.stdout).toMatch(/\n {2}note: the venue rejected 3 of the 4 orders placed; the first: /);
@@ -43,8 +44,8 @@ describe('post-only orders rejected because they would take, in the terminal', (
     expect(html).not.toContain('id="run-warnings"');
   }, 60_000);
 
-  it('leave the rejection warning with its ⚠ among other rejections, the post-only ones a note', () => {
-    const run = keelChild([
+  it('leave the rejection warning with its ⚠ among other rejections, the post-only ones a note', async () => {
+    const run = await keelInProcess([
       'backtest',
       config,
       '--no-progress',
@@ -59,8 +60,8 @@ describe('post-only orders rejected because they would take, in the terminal', (
     );
   }, 60_000);
 
-  it('are a note line without ⚠ under the sweep table', () => {
-    const run = keelChild([
+  it('are a note line without ⚠ under the sweep table', async () => {
+    const run = await keelInProcess([
       'sweep',
       config,
       '--grid',

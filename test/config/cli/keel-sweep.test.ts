@@ -89,6 +89,9 @@ describe('keel sweep: what each row says', () => {
       'strategies.0.risk.maxPositionQty=0.5,2',
       '--metric',
       'totalReturn',
+      // One worker thread: the rows are the same, and a second thread cost another module import.
+      '--workers',
+      '1',
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     const [header, best, other] = run.stdout.split('\n');
@@ -115,6 +118,8 @@ describe('keel sweep: --out', () => {
       `${FAST}=3,5`,
       '--metric',
       'totalReturn',
+      '--workers',
+      '1',
       '--out',
       csv,
     ]);

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStart } from '../../../config/start-run.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 
 const PAPER = resolve('config/examples/market-maker-paper.yaml');
 const REPLAY = resolve('config/examples/replay-paper-session.yaml');
@@ -97,10 +98,11 @@ describe('npm start, then a backtest of its recording', () => {
     expect(result.metrics.annualizedReturn).toBeNull();
   });
 
-  it('backtesting the recording reproduces the paper fills in order (parity)', () => {
-    const run = keelChild(['backtest', 'config/examples/replay-paper-session.yaml', '--no-progress'], {
-      cwd: dir,
-    });
+  it('backtesting the recording reproduces the paper fills in order (parity)', async () => {
+    const run = await keelInProcess(
+      ['backtest', 'config/examples/replay-paper-session.yaml', '--no-progress'],
+      { cwd: dir },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const paper = fillsOf(join(dir, 'out/paper-result.json'));
@@ -140,9 +142,9 @@ describe('npm start, then a backtest of its recording', () => {
     expect(movesWithoutFill.length).toBeGreaterThan(0);
   });
 
-  it('keel report rebuilds the HTML from the result alone', () => {
+  it('keel report rebuilds the HTML from the result alone', async () => {
     rmSync(join(dir, 'out/paper-report.html'));
-    const run = keelChild(['report', 'out/paper-result.json'], { cwd: dir });
+    const run = await keelInProcess(['report', 'out/paper-result.json'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(readFileSync(join(dir, 'out/paper-report.html'), 'utf8')).toContain('SYNTHETIC');
   }, 30_000);
@@ -191,18 +193,18 @@ report: { html: out/sma-replay.html, json: out/sma-replay.json }
 describe('a paper session holding a position for minutes, then a backtest of its recording', () => {
   let dir: string;
   let paperRun: { code: number | null; stderr: string };
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'keel-sma-parity-'));
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     writeFileSync(join(dir, 'sma-paper.yaml'), SMA_PAPER);
     writeFileSync(join(dir, 'sma-replay.yaml'), SMA_REPLAY);
-    paperRun = keelChild(['run', 'sma-paper.yaml'], { cwd: dir });
+    paperRun = await keelInProcess(['run', 'sma-paper.yaml'], { cwd: dir });
   }, 90_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('gives the same fills (sized from ctx.equity()), final equity, drawdown and curve', () => {
+  it('gives the same fills (sized from ctx.equity()), final equity, drawdown and curve', async () => {
     expect(paperRun.code, paperRun.stderr).toBe(0);
-    const replay = keelChild(['backtest', 'sma-replay.yaml', '--no-progress'], { cwd: dir });
+    const replay = await keelInProcess(['backtest', 'sma-replay.yaml', '--no-progress'], { cwd: dir });
     expect(replay.code).toBe(0);
     const paperFills = fillsOf(join(dir, 'out/sma-paper.json'));
     expect(paperFills.length).toBeGreaterThan(1);
@@ -234,12 +236,15 @@ logging: { level: warn }
 metrics: { enabled: false }
 `;
 
+/**
+ * Its paper session: 150 s of SYNTHETIC market at speed 100, ended by the source's end in market
+ * time (a wall-clock `durationSec` at speed 5 spent 30 s on the same market).
+ */
 const TWO_MM_PAPER = `mode: paper
 ${TWO_MM_SETUP}paper:
   lockstep: true
-  speed: 5
-  source: { kind: synthetic, seed: 42 }
-  durationSec: 30
+  speed: 100
+  source: { kind: synthetic, seed: 42, durationSec: 150 }
   fillModel: touch
   startingCash: { USDT: 100000 }
 recording: { path: out/mm2-paper.jsonl.gz }
@@ -269,12 +274,12 @@ describe('a lockstep paper session of two market makers, then a backtest of its 
   }, 90_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('gives the same fills and final equity: each strategy knew its fills before the next quote', () => {
+  it('gives the same fills and final equity: each strategy knew its fills before the next quote', async () => {
     // Quotes used to overtake the fills they caused: orders already filled were modified (401058)
     // and requoted an event late, so the backtest, which hands fills over first, differed.
     expect(paperRun.code, paperRun.stderr).toBe(0);
     expect(paperRun.stdout).not.toContain('401058');
-    const replay = keelChild(['backtest', 'mm2-replay.yaml', '--no-progress'], { cwd: dir });
+    const replay = await keelInProcess(['backtest', 'mm2-replay.yaml', '--no-progress'], { cwd: dir });
     expect(replay.code).toBe(0);
     const paperFills = fillsOf(join(dir, 'out/mm2-paper.json'));
     expect(paperFills.length).toBeGreaterThan(50);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
 import { embeddedPaperVenues } from '../../kit/embedded-paper-runs.ts';
-import { keelChild } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { paperAndBacktestResults } from '../../kit/paper-and-backtest-runs.ts';
 import { bboPush } from '../../kit/paper-venue-client.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
@@ -67,7 +67,7 @@ describe('a paper run on a recording of bars only (keel import-csv) without pape
       join(dir, 'paper.yaml'),
       `mode: paper\n${STRATEGY.replace(`[${BTC}]`, `[${BTC}, ${ETH}]`)}paper:\n  lockstep: true\n  speed: 1000000\n  source: { kind: recording, path: ${bars} }\nreport: { html: out/paper.html, json: out/paper.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\n`,
     );
-    const run = keelChild(['run', 'paper.yaml'], { cwd: dir });
+    const run = await keelInProcess(['run', 'paper.yaml'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(readFileSync(join(dir, 'out/paper.json'), 'utf8')) as {
       meta: { warnings: string[]; fillModel: { name: string } };
@@ -87,7 +87,7 @@ describe('a paper run on a recording of bars only (keel import-csv) without pape
       join(dir, 'paper.yaml'),
       `mode: paper\n${STRATEGY}paper:\n  lockstep: true\n  speed: 1000000\n  fillModel: queue\n  source: { kind: recording, path: ${bars} }\nreport: { html: out/paper.html, json: out/paper.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\n`,
     );
-    const run = keelChild(['run', 'paper.yaml'], { cwd: dir });
+    const run = await keelInProcess(['run', 'paper.yaml'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(readFileSync(join(dir, 'out/paper.json'), 'utf8')) as {
       meta: { warnings: string[]; fillModel: { name: string } };

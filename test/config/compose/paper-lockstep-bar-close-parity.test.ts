@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
-import { keelChild } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { writeRecording } from '../../kit/recording-files.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
@@ -59,9 +59,9 @@ describe('trade-built bars with a feed delay and a timer between the bar end and
       join(dir, 'backtest.yaml'),
       `mode: backtest\n${strategy('backtest.log')}backtest:\n  recordings: [${recording}]\n  startingCash: { USDT: 100000 }\n  latency: { fixedMs: 0, jitterMs: 0 }\n  closeAtEnd: false\nreport: { html: out/backtest.html, json: out/backtest.json }\n`,
     );
-    const bt = keelChild(['backtest', 'backtest.yaml', '--no-progress'], { cwd: dir });
+    const bt = await keelInProcess(['backtest', 'backtest.yaml', '--no-progress'], { cwd: dir });
     expect(bt.code, bt.stderr).toBe(0);
-    const paper = keelChild(['run', 'paper.yaml'], { cwd: dir });
+    const paper = await keelInProcess(['run', 'paper.yaml'], { cwd: dir });
     expect(paper.code, paper.stderr).toBe(0);
     const backtestLog = readFileSync(join(dir, 'backtest.log'), 'utf8').trim().split('\n');
     const paperLog = readFileSync(join(dir, 'paper.log'), 'utf8').trim().split('\n');
@@ -69,7 +69,6 @@ describe('trade-built bars with a feed delay and a timer between the bar end and
       (
         JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as { meta: { warnings: string[] } }
       ).meta.warnings.filter((w) => w.includes('left out'));
-    console.log({ backtestLog, paperLog, bw: warnings('backtest'), pw: warnings('paper') });
     expect(paperLog[0]).toBe(backtestLog[0]);
     expect(paperLog.slice(0, 3)).toEqual(backtestLog.slice(0, 3));
     expect(warnings('paper')).toEqual(warnings('backtest'));

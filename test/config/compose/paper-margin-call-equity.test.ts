@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
-import { keelChild } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { readAll, tempDir, writeRecording } from '../../kit/recording-files.ts';
 
 const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
@@ -86,8 +86,8 @@ describe('a paper session whose account enters MARGIN_CALL on a mark, then a bac
     await writeRecording(join(dir, 'feed.jsonl.gz'), records());
     writeFileSync(join(dir, 'paper.yaml'), PAPER);
     writeFileSync(join(dir, 'replay.yaml'), REPLAY);
-    paperRun = keelChild(['run', 'paper.yaml'], { cwd: dir });
-    replayRun = keelChild(['backtest', 'replay.yaml', '--no-progress'], { cwd: dir });
+    paperRun = await keelInProcess(['run', 'paper.yaml'], { cwd: dir });
+    replayRun = await keelInProcess(['backtest', 'replay.yaml', '--no-progress'], { cwd: dir });
   }, 120_000);
   afterAll(remove);
 

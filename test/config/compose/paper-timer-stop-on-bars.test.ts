@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
-import { keelChild } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -49,8 +49,13 @@ export default defineStrategy({
 
 type Result = { fills: { side: string; price: string; timestamp: number }[] };
 
-/** Runs the strategy, its stop the venue's or emulated, as a default paper session (no lockstep, no latency) or a backtest. */
-function fills(dir: string, recording: string, mode: 'paper' | 'backtest', emulated: boolean): string[] {
+/** Runs the strategy in this process, its stop the venue's or emulated, as a default paper session (no lockstep, no latency) or a backtest. */
+async function fills(
+  dir: string,
+  recording: string,
+  mode: 'paper' | 'backtest',
+  emulated: boolean,
+): Promise<string[]> {
   const name = `${mode}-${emulated ? 'emulated' : 'venue'}`;
   const strategy = `instruments: [${BTC}]\nstrategies:\n  - { id: t, use: ./stop.ts, params: { sym: ${BTC}, emulated: ${emulated} } }\n`;
   writeFileSync(
@@ -59,9 +64,9 @@ function fills(dir: string, recording: string, mode: 'paper' | 'backtest', emula
       ? `mode: paper\n${strategy}paper:\n  speed: 100\n  source: { kind: recording, path: ${recording} }\n  startingCash: { USDT: 100000 }\nreport: { json: out/${name}.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\nshutdown: { cancelAllOrders: true }\n`
       : `mode: backtest\n${strategy}backtest:\n  recordings: [${recording}]\n  startingCash: { USDT: 100000 }\n  latency: { fixedMs: 0, jitterMs: 0 }\n  closeAtEnd: false\nreport: { json: out/${name}.json }\n`,
   );
-  const run = keelChild(
+  const run = await keelInProcess(
     mode === 'paper' ? ['run', `${name}.yaml`] : ['backtest', `${name}.yaml`, '--no-progress'],
-    { cwd: dir, timeoutMs: 90_000 },
+    { cwd: dir },
   );
   expect(run.code, run.stderr).toBe(0);
   const result = JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as Result;
@@ -75,10 +80,10 @@ describe('a stop a strategy timer places inside a bar, in default paper (no lock
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     const recording = await barsRecordingIn(dir, BARS, T0, BTC);
     const expected = ['SELL @ 98 T0+540000ms'];
-    expect(fills(dir, recording, 'backtest', false)).toEqual(expected);
-    expect(fills(dir, recording, 'backtest', true)).toEqual(expected);
-    expect(fills(dir, recording, 'paper', true)).toEqual(expected);
+    expect(await fills(dir, recording, 'backtest', false)).toEqual(expected);
+    expect(await fills(dir, recording, 'backtest', true)).toEqual(expected);
+    expect(await fills(dir, recording, 'paper', true)).toEqual(expected);
     // Before the fix the paper venue ran the stop at bar 4's close: bar 5's low stopped it out.
-    expect(fills(dir, recording, 'paper', false)).toEqual(expected);
+    expect(await fills(dir, recording, 'paper', false)).toEqual(expected);
   }, 180_000);
 });

@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
-import { keelChild } from '../../kit/keel-child-process.ts';
+import { paperAndBacktestResults } from '../../kit/paper-and-backtest-runs.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -48,30 +48,13 @@ type Result = {
   trailingStops?: { ref: string; status: string; steps: { ts: number; status: string }[] }[];
 };
 
-/** Runs the strategy as a lockstep paper session and as a backtest, both with {@link LATENCY}. */
+/** Runs the strategy as a lockstep paper session and as a backtest, both with {@link LATENCY}, in this process. */
 async function paperAndBacktest(bars: readonly (readonly number[])[], timer: boolean) {
   const dir = tempDir();
   writeFileSync(join(dir, 'trail.ts'), STRATEGY);
   const recording = await barsRecordingIn(dir, bars, T0, BTC);
   const strategy = `instruments: [${BTC}]\nstrategies:\n  - { id: t, use: ./trail.ts, params: { sym: ${BTC}, timer: ${timer} } }\n`;
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-  writeFileSync(
-    join(dir, 'paper.yaml'),
-    `mode: paper\n${strategy}paper:\n  lockstep: true\n  speed: 1000000\n  latency: ${LATENCY}\n  source: { kind: recording, path: ${recording} }\n  startingCash: { USDT: 100000 }\nreport: { html: out/paper.html, json: out/paper.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\nshutdown: { cancelAllOrders: true }\n`,
-  );
-  writeFileSync(
-    join(dir, 'backtest.yaml'),
-    `mode: backtest\n${strategy}backtest:\n  recordings: [${recording}]\n  startingCash: { USDT: 100000 }\n  latency: ${LATENCY}\n  closeAtEnd: false\nreport: { html: out/backtest.html, json: out/backtest.json }\n`,
-  );
-  for (const args of [
-    ['run', 'paper.yaml'],
-    ['backtest', 'backtest.yaml', '--no-progress'],
-  ]) {
-    const run = keelChild(args, { cwd: dir });
-    expect(run.code, run.stderr).toBe(0);
-  }
-  const read = (name: string) => JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as Result;
-  return { paper: read('paper'), backtest: read('backtest') };
+  return paperAndBacktestResults<Result>(dir, strategy, recording, LATENCY);
 }
 
 const fillLines = (r: Result) =>

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
-import { keelChild } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -55,7 +55,7 @@ describe('paper (no paper.latency): a trailing stop placed in onBar on bar data'
           join(dir, 'paper.yaml'),
           `mode: paper\ninstruments: [${BTC}]\nstrategies:\n  - { id: t, use: ./trail.ts, params: { sym: ${BTC} } }\npaper:\n  lockstep: ${lockstep}\n  speed: 100\n  source: { kind: recording, path: ${recording} }\n  startingCash: { USDT: 100000 }\nreport: { json: out/paper.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\n`,
         );
-        const run = keelChild(['run', 'paper.yaml'], { cwd: dir, timeoutMs: 90_000 });
+        const run = await keelInProcess(['run', 'paper.yaml'], { cwd: dir });
         expect(run.code, run.stderr).toBe(0);
         const result = JSON.parse(readFileSync(join(dir, 'out/paper.json'), 'utf8')) as {
           trailingStops?: { ref: string; status: string; steps: { ts: number; status: string }[] }[];

@@ -7,6 +7,7 @@ const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
 const BRACKET_THEN_CLOSE = resolve('test/config/fixtures/bracket-then-close-plugin.ts');
 const STARTUP_PROBE = resolve('test/config/fixtures/startup-probe-plugin.ts');
 const REST_AND_TAKE = resolve('test/config/fixtures/rest-and-take-plugin.ts');
+const REST_UNTIL_CANCELLED = resolve('test/config/fixtures/rest-until-cancelled-plugin.ts');
 const newRig = liveSessionRigs();
 const proxies: CountingRestProxy[] = [];
 afterEach(async () => {
@@ -130,12 +131,21 @@ describe('a live session against the venue', () => {
     return (open.body.data as { clientOrderId: string }[]).map((order) => order.clientOrderId);
   }
 
-  /** Starts a session (8 s unless told) that rests one buy far below the market; resolves once the venue lists it. */
-  async function sessionWithRestingOrder(rig: LiveSessionRig, extra?: string, durationSec = 8) {
+  /**
+   * Starts a session that rests one buy far below the market; resolves once the venue lists it.
+   * @param options - `extra`: more config lines; `untilCancelled`: it stops (SIGTERM) as soon as
+   *   the order is reported CANCELLED; `durationSec`: when it stops otherwise (default 8)
+   */
+  async function sessionWithRestingOrder(
+    rig: LiveSessionRig,
+    options: { extra?: string; untilCancelled?: boolean; durationSec?: number } = {},
+  ) {
+    const plugin = options.untilCancelled === true ? REST_UNTIL_CANCELLED : REST_AND_TAKE;
     const running = rig.run({
-      strategies: `  - { id: rest, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM} } }`,
-      durationSec,
-      ...(extra === undefined ? {} : { extra }),
+      strategies: `  - { id: rest, use: ${JSON.stringify(plugin)}, params: { sym: ${SESSION_SYM} } }`,
+      durationSec: options.durationSec ?? 8,
+      handleSignals: options.untilCancelled === true,
+      ...(options.extra === undefined ? {} : { extra: options.extra }),
     });
     let resting: string[] = [];
     while (resting.length === 0) {
@@ -147,9 +157,10 @@ describe('a live session against the venue', () => {
 
   it('warns in the log and the result when the venue comes back without an order it had acknowledged', async () => {
     const rig = await newRig();
-    // Long enough for the verdict: an acknowledged order the venue does not know is looked up
-    // again for 30 s (3 "not found" at least) before it is ended and flagged.
-    const { running } = await sessionWithRestingOrder(rig, undefined, 40);
+    // An acknowledged order the venue does not know is looked up again for 30 s (3 "not found" at
+    // least) before it is ended CANCELLED and flagged: the session stops on that verdict, or at
+    // 40 s without it (the warning then missing fails the test).
+    const { running } = await sessionWithRestingOrder(rig, { untilCancelled: true, durationSec: 40 });
     await rig.restartVenue('state lost');
     const outcome = await running;
     const warnings = outcome.result.meta.warnings ?? [];
@@ -160,7 +171,9 @@ describe('a live session against the venue', () => {
 
   it('goes on after the venue crashed and came back from its data dir: the order is still there, and nothing is flagged', async () => {
     const rig = await newRig();
-    const { running, resting } = await sessionWithRestingOrder(rig, 'shutdown: { cancelAllOrders: true }\n');
+    const { running, resting } = await sessionWithRestingOrder(rig, {
+      extra: 'shutdown: { cancelAllOrders: true }\n',
+    });
     await rig.restartVenue('crashed');
     expect(await openRefs(rig)).toEqual(resting);
     const outcome = await running;

@@ -5,12 +5,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRINT_CHART_WIDTH } from '../../../../backtest/report/html/page-scripts.ts';
 import { writeHtmlReport } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
 import { aBacktestResult, withAlgoOrdersAndDenials } from '../../../kit/backtest-result-builders.ts';
-import { CHROMIUM_PATH, hasChromium, type OpenPage, openInChromium } from '../../../kit/headless-chromium.ts';
+import {
+  CHROMIUM_PATH,
+  hasChromium,
+  launchChromium,
+  type OpenPage,
+  openInBrowser,
+} from '../../../kit/headless-chromium.ts';
 
 /** Right edges (x + width) of every element a locator matches. */
 async function rightEdges(open: OpenPage, selector: string): Promise<{ at: string; right: number }[]> {
@@ -28,7 +35,14 @@ describe.skipIf(!hasChromium)(
   () => {
     let dir = '';
     let reportPath = '';
+    // One chromium for the file, each test's page in a fresh context of it.
+    let browser: Browser | undefined;
+    const openPage = (htmlPath: string, viewport?: { width: number; height: number }) => {
+      if (browser === undefined) throw new Error('chromium did not start (see beforeAll)');
+      return openInBrowser(browser, htmlPath, viewport);
+    };
     beforeAll(async () => {
+      browser = await launchChromium();
       dir = await mkdtemp(join(tmpdir(), 'keel-a11y-'));
       reportPath = await writeHtmlReport(
         withAlgoOrdersAndDenials(aBacktestResult(300)),
@@ -37,11 +51,12 @@ describe.skipIf(!hasChromium)(
       );
     });
     afterAll(async () => {
+      await browser?.close();
       await rm(dir, { recursive: true, force: true });
     });
 
     it('gives every chart a heading, a caption and a text summary, and exposes no empty layout tables to a screen reader', async () => {
-      const open = await openInChromium(reportPath);
+      const open = await openPage(reportPath);
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         const tree = await open.page.locator('#charts').ariaSnapshot();
@@ -75,7 +90,7 @@ describe.skipIf(!hasChromium)(
     }, 90_000);
 
     it('keeps the charts inside the window when the window is narrowed after opening (split screen)', async () => {
-      const open = await openInChromium(reportPath, { width: 1280, height: 900 });
+      const open = await openPage(reportPath, { width: 1280, height: 900 });
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         await open.page.setViewportSize({ width: 640, height: 900 });
@@ -118,7 +133,7 @@ describe.skipIf(!hasChromium)(
         },
       };
       const path = await writeHtmlReport(aBacktestResult(300, realMeta), join(dir, 'real-meta.html'));
-      const open = await openInChromium(path, { width: 720, height: 900 });
+      const open = await openPage(path, { width: 720, height: 900 });
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         const rights = [
@@ -151,7 +166,7 @@ describe.skipIf(!hasChromium)(
       const path = await writeHtmlReport({ ...base, trades }, join(dir, 'wide-trades.html'), {
         settleAsset: 'USDT',
       });
-      const open = await openInChromium(path, { width: 1024, height: 900 });
+      const open = await openPage(path, { width: 1024, height: 900 });
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         const rights = [
@@ -192,7 +207,7 @@ describe.skipIf(!hasChromium)(
       const path = await writeHtmlReport({ ...base, symBreakdown }, join(dir, 'wide-syms.html'), {
         settleAsset: 'USDT',
       });
-      const open = await openInChromium(path, { width: 1024, height: 900 });
+      const open = await openPage(path, { width: 1024, height: 900 });
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         const rights = [
@@ -217,7 +232,7 @@ describe.skipIf(!hasChromium)(
     }, 90_000);
 
     it('prints on A4 (718 px of content) without cutting charts or the trade table off at the right edge', async () => {
-      const open = await openInChromium(reportPath, { width: 1280, height: 900 });
+      const open = await openPage(reportPath, { width: 1280, height: 900 });
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         await open.page.emulateMedia({ media: 'print' });
@@ -238,7 +253,7 @@ describe.skipIf(!hasChromium)(
     it('sizes the charts for paper before printing, whatever the window, and follows the window again after', async () => {
       // A real print lays the page out at the paper's width without resizing anything first: the
       // charts must already fit when `beforeprint` has run.
-      const open = await openInChromium(reportPath, { width: 1280, height: 900 });
+      const open = await openPage(reportPath, { width: 1280, height: 900 });
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         await open.page.evaluate("window.dispatchEvent(new Event('beforeprint'))");
@@ -261,7 +276,7 @@ describe.skipIf(!hasChromium)(
     }, 90_000);
 
     it('does not stack the statistics row headers on top of each other when the page scrolls', async () => {
-      const open = await openInChromium(reportPath, { width: 1280, height: 600 });
+      const open = await openPage(reportPath, { width: 1280, height: 600 });
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         const table = await open.page.locator('table.stats').boundingBox();
@@ -279,7 +294,7 @@ describe.skipIf(!hasChromium)(
     }, 90_000);
 
     it('states the time zone and the currency of the chart axes', async () => {
-      const open = await openInChromium(reportPath);
+      const open = await openPage(reportPath);
       try {
         await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
         const titles = await open.page.locator('#charts .chart-title').allInnerTexts();

@@ -6,16 +6,15 @@ import { EXIT } from '../../../../config/cli/index.ts';
 import { KEEL_VERSION } from '../../../../core/model/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 import { modeOf, POSIX_MODES } from '../../../kit/file-modes.ts';
-import { keelChild } from '../../../kit/keel-child-process.ts';
 import { keelInProcess } from '../../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-report-')();
 
 describe('keel report: a result it cannot read is bad input (exit 2), named in one sentence', () => {
-  it('says there is no file at a path that does not exist', () => {
+  it('says there is no file at a path that does not exist', async () => {
     const missing = join(dir, 'no-such-result.json');
-    const run = keelChild(['report', missing]);
+    const run = await keelInProcess(['report', missing]);
     expect(run.stderr).toBe(
       `✖ keel report ${missing}: there is no file ${missing}; give the result JSON a run or backtest wrote (e.g. out/<name>-result.json)\n`,
     );
@@ -23,18 +22,18 @@ describe('keel report: a result it cannot read is bad input (exit 2), named in o
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   }, 60_000);
 
-  it('says a directory is not a result file', () => {
+  it('says a directory is not a result file', async () => {
     const folder = join(dir, 'a-folder');
     mkdirSync(folder);
-    const run = keelChild(['report', folder]);
+    const run = await keelInProcess(['report', folder]);
     expect(run.stderr).toBe(`✖ keel report ${folder}: ${folder} is a directory, not a result file\n`);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   }, 60_000);
 
-  it('says a file that is not JSON is not a result', () => {
+  it('says a file that is not JSON is not a result', async () => {
     const text = join(dir, 'notes.json');
     writeFileSync(text, 'fills: 3\n');
-    const run = keelChild(['report', text]);
+    const run = await keelInProcess(['report', text]);
     expect(run.stderr).toMatch(new RegExp(`^✖ keel report ${text}: ${text} is not JSON: .+\\n$`));
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   }, 60_000);
@@ -42,7 +41,7 @@ describe('keel report: a result it cannot read is bad input (exit 2), named in o
   it('keeps exit 1 for a report it cannot write from a good result', async () => {
     const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'good'));
     writeFileSync(join(dir, 'a-file'), '');
-    const run = keelChild(['report', json, '--out', join(dir, 'a-file', 'report.html')]);
+    const run = await keelInProcess(['report', json, '--out', join(dir, 'a-file', 'report.html')]);
     expect(run.stderr).toMatch(/^✖ keel report .+\n$/);
     expect(run.code).toBe(EXIT.RUNTIME_FAILURE);
   }, 60_000);
@@ -50,7 +49,7 @@ describe('keel report: a result it cannot read is bad input (exit 2), named in o
   it('creates a missing output folder, as keel backtest does', async () => {
     const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'for-new-folder'));
     const out = join(dir, 'new', 'deeper', 'report.html');
-    const run = keelChild(['report', json, '--out', out]);
+    const run = await keelInProcess(['report', json, '--out', out]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(EXIT.OK);
     expect(existsSync(out)).toBe(true);
