@@ -1,6 +1,11 @@
-import { parse } from 'yaml';
 import { D } from '../../core/model/index.ts';
-import { formatSetPath, type OverrideArg, parseSetPath, type YamlPath } from '../loader/index.ts';
+import {
+  formatSetPath,
+  type OverrideArg,
+  parseSetPath,
+  strictYamlValue,
+  type YamlPath,
+} from '../loader/index.ts';
 
 /** One axis of a parameter sweep: a config path and the values it takes. */
 export interface GridAxis {
@@ -75,7 +80,7 @@ export function parseGridAxis(arg: string, limit = MAX_GRID_COMBINATIONS): GridA
     if (value.trim() === '') throw new TypeError(`--grid ${arg} has an empty value`);
     let parsed: unknown;
     try {
-      parsed = parse(value);
+      parsed = strictYamlValue(value);
     } catch {
       throw new TypeError(`--grid ${arg}: ${JSON.stringify(value)} is not a YAML value`);
     }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { parse } from 'yaml';
 import type { z } from 'zod';
-import { issueSentences } from '../loader/index.ts';
+import { issueSentences, strictYamlValue } from '../loader/index.ts';
 import {
   fillModelConfigSchema,
   loanTermsConfigSchema,
@@ -79,7 +78,7 @@ export function venueLoansOption(value: string): VenueLoans {
   let given = yamlOf(value);
   if (typeof given === 'string') {
     try {
-      given = parse(readFileSync(given, 'utf8')) as unknown;
+      given = strictYamlValue(readFileSync(given, 'utf8')) as unknown;
     } catch {
       throw new InvalidArgumentError(`${form}.`);
     }
@@ -92,7 +91,7 @@ export function venueLoansOption(value: string): VenueLoans {
 
 function yamlOf(value: string): unknown {
   try {
-    return parse(value) as unknown;
+    return strictYamlValue(value) as unknown;
   } catch {
     return value;
   }

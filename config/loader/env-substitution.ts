@@ -1,8 +1,9 @@
-import { isMap, isScalar, isSeq, type Node, parse, Scalar } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, Scalar } from 'yaml';
 import type { ConfigProblem } from './config-problem.ts';
 import type { ConfigSource } from './config-source.ts';
 import { type EnvValues, envValueOf } from './env-value.ts';
 import { checkSecretPaths } from './secret-paths.ts';
+import { strictYamlValue } from './strict-yaml-value.ts';
 import { isPathPrefix, type YamlPath } from './yaml-path.ts';
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{/g;
@@ -125,7 +126,7 @@ export function substituteEnv(
 
 function yamlScalarOf(text: string): unknown {
   try {
-    const value: unknown = parse(text);
+    const value: unknown = strictYamlValue(text);
     return value !== null && typeof value === 'object' ? text : value;
   } catch {
     return text;

@@ -34,6 +34,7 @@ export type {
   StrategyParamsResult,
 } from './strategy-params.ts';
 export { validateStrategyParams } from './strategy-params.ts';
+export { strictYamlValue } from './strict-yaml-value.ts';
 export { unusedSectionWarnings } from './unused-sections.ts';
 export type { YamlPath } from './yaml-path.ts';
 export { formatYamlPath, isPathPrefix, subjectOf } from './yaml-path.ts';

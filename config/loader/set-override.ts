@@ -1,6 +1,7 @@
-import { isMap, isSeq, parse } from 'yaml';
+import { isMap, isSeq } from 'yaml';
 import type { ConfigProblem } from './config-problem.ts';
 import type { ConfigSource } from './config-source.ts';
+import { strictYamlValue } from './strict-yaml-value.ts';
 import { formatYamlPath, type YamlPath } from './yaml-path.ts';
 
 /** A `--set path=value` argument, parsed. */
@@ -54,7 +55,7 @@ export function parseSetOverride(arg: string): SetOverride {
   const path = parseSetPath(arg.slice(0, eq));
   let value: unknown;
   try {
-    value = parse(arg.slice(eq + 1));
+    value = strictYamlValue(arg.slice(eq + 1));
   } catch (error) {
     throw new TypeError(`has a value that is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
