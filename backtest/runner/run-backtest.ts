@@ -187,10 +187,11 @@ async function runInto(
   if (options.warmUp !== undefined && firstBatch[0] !== undefined) {
     const until = warmUpEnd(options.window, options.warmUp, firstBatch[0]);
     started();
-    finished = kernel.start();
-    // Funded as it will trade: sizing on equity during the warm-up gives what it will give after.
+    // Funded as it will trade, from onStart on: sizing on equity during the warm-up gives what it
+    // will give after. Folded before the strategies start, as a live session's first reconciliation.
     const funded = createSimVenue({ ...options.sim, instruments, startingBalances, random: seededRandom(1) });
     await seedKernelWithBalances(kernel, funded, firstBatch[0].recvTs);
+    finished = kernel.start();
     const fed = await feedWarmUp(
       firstBatch,
       readAhead,
@@ -261,8 +262,9 @@ async function runInto(
     ...(options.equityBuckets === undefined ? {} : { maxBuckets: options.equityBuckets }),
   });
   if (finished === undefined) started();
-  finished ??= kernel.start();
+  // Funded before the strategies start, so onStart reads the account as paper and live do.
   await seedKernelWithBalances(kernel, sim, startTime);
+  finished ??= kernel.start();
   sampler.start(startTime);
 
   options.progress?.start(spanMs);

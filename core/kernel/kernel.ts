@@ -96,8 +96,12 @@ export class Kernel {
   readonly fillsGivenUp: Observable<FillGivenUp>;
   /** See {@link KernelOptions.barsWholeFrom}. */
   private readonly barsWholeFrom: number | undefined;
-  /** The kernel's time when it was built: bars watched up to it are watched as the run starts. */
-  private readonly startTs: number;
+  /**
+   * The kernel's time when {@link Kernel.start} was called (User Data folded before it, a
+   * backtest's funding, may have moved it from the time it was built): bars watched up to it are
+   * watched as the run starts.
+   */
+  private startTs: number;
   /**
    * Every status change of every emulated trailing stop (accepted as PENDING, ACTIVE, TRIGGERED,
    * CANCELLED), as its strategy is told: for a run's outputs.
@@ -238,6 +242,7 @@ export class Kernel {
    *   errors, if `strategiesAfter` rejects, or when the kernel was already started or stopped
    */
   start(strategiesAfter?: Promise<unknown>): Promise<void> {
+    this.startTs = this.state.now();
     return this.loop.start(strategiesAfter);
   }
 
