@@ -60,20 +60,29 @@ function nodesAt(nodes: readonly SchemaNode[], path: YamlPath): SchemaNode[] {
 /**
  * The known key closest to a mistyped one, if it is close enough to be a typo (edit distance,
  * a swap of two adjacent letters counting as one edit, at most a third of its length, and at
- * least 1 allowed) or differs only in case.
+ * least 1 allowed) or differs only in case or in number (`strategy` for `strategies`, which is
+ * three edits away).
  * @param key - the unknown key
  * @param known - the allowed keys
  * @returns the suggestion, or undefined
  */
 export function closestKey(key: string, known: readonly string[]): string | undefined {
   let best: { key: string; distance: number } | undefined;
+  const singular = singularOf(key);
   for (const candidate of known) {
-    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
+    const distance = singularOf(candidate) === singular ? 0 : editDistance(key, candidate);
     if (best === undefined || distance < best.distance) best = { key: candidate, distance };
   }
   return best !== undefined && best.distance <= Math.max(1, Math.floor(key.length / 3))
     ? best.key
     : undefined;
+}
+
+/** An English word lower-cased and in the singular: `Strategies` -> `strategy`, `instruments` -> `instrument`. */
+function singularOf(word: string): string {
+  const lower = word.toLowerCase();
+  if (lower.endsWith('ies')) return `${lower.slice(0, -3)}y`;
+  return lower.endsWith('s') && !lower.endsWith('ss') ? lower.slice(0, -1) : lower;
 }
 
 /**

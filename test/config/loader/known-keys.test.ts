@@ -11,6 +11,13 @@ describe('did-you-mean for unknown keys', () => {
     expect(closestKey('startignCash', ['startingCash', 'fees'])).toBe('startingCash');
   });
 
+  it('suggests the plural key for its singular and the other way round, however far apart', () => {
+    expect(closestKey('strategy', ['strategies', 'instruments', 'mode'])).toBe('strategies');
+    expect(closestKey('instrument', ['strategies', 'instruments', 'mode'])).toBe('instruments');
+    expect(closestKey('recording', ['recordings', 'startingCash'])).toBe('recordings');
+    expect(closestKey('Instruments', ['instrument'])).toBe('instrument');
+  });
+
   it('suggests nothing for a key that is not a slip of any known one', () => {
     expect(closestKey('tsaf', ['fast', 'slow'])).toBeUndefined();
     expect(closestKey('period', ['fast', 'slow'])).toBeUndefined();
