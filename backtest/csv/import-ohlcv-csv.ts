@@ -13,6 +13,13 @@ export interface OhlcvImportOptions extends OhlcvCsvSource {
    * into place when complete, so an interrupted import leaves the old file (or none), never a shortened one.
    */
   readonly output: string;
+  /**
+   * Called once the recording is complete, just before it replaces `output` (the file a link
+   * there points to): e.g. to move an earlier file there aside. Not called when the import fails,
+   * so a CSV that is not bars leaves `output` as it was.
+   * @param target - the path the recording is about to be renamed to
+   */
+  readonly beforeReplace?: (target: string) => void;
 }
 
 /** What an import wrote. */
@@ -53,6 +60,7 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   try {
     warnings = bars.readPushes((msg) => writer.append(msg.data.ts, 'market-data', msg));
     writer.close();
+    options.beforeReplace?.(target);
     renameSync(partial, target);
     complete = true;
   } finally {

@@ -19,4 +19,4 @@ export { ohlcvCsvWarnings } from './ohlcv-csv-warnings.ts';
 export type { OhlcvCsvContents, OhlcvCsvOptions } from './parse-ohlcv-csv.ts';
 export { parseOhlcvCsv } from './parse-ohlcv-csv.ts';
 export type { OhlcvCsvBars, OhlcvCsvSource } from './read-ohlcv-csv.ts';
-export { IMPORT_VENUE, readOhlcvCsvBars } from './read-ohlcv-csv.ts';
+export { readOhlcvCsvBars } from './read-ohlcv-csv.ts';

@@ -9,7 +9,7 @@ import { type OhlcvCsvOptions, readOhlcvCsvLines } from './parse-ohlcv-csv.ts';
 import { usEquityZoneWarning, zoneCheckStep } from './us-equity-zone-check.ts';
 
 /** The `venue` a recording written by the importer names in its header. */
-export const IMPORT_VENUE = 'csv-import';
+const IMPORT_VENUE = 'csv-import';
 
 /** An OHLCV CSV file, the sym its bars are of, and how to read it. */
 export interface OhlcvCsvSource extends Omit<OhlcvCsvOptions, 'file' | 'baseAsset'> {

@@ -157,7 +157,8 @@ export interface BacktestRunOptions {
    */
   readonly onStrategyRejection?: (rejection: StrategyRejection) => void;
   /**
-   * Cancel a strategy's resting orders and algo orders when it is halted by a fault, as a live or
+   * Cancel a strategy's resting orders and algo orders when it is halted by a fault, but the
+   * protective ones (reduce-only, take-profit / stop-loss) of its open positions, as a live or
    * paper session does (`risk.cancelOrdersOnFault`); default true.
    */
   readonly cancelOrdersOnFault?: boolean;

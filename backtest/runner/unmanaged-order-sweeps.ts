@@ -6,9 +6,10 @@ import type { KillSwitchTrips } from './kill-switch-trips.ts';
  * Cancels what strategies leave working once nobody manages it, as a live or paper session's
  * guards do (`config/compose/session-guards.ts`), so the backtest of a session's recording gives
  * the session's fills: a strategy halted by a fault has its resting orders and algo orders
- * cancelled (`cancelOrdersOnFault`), and every strategy's when the gate's kill switch trips to
- * HALTED, or those that would add risk when it trips to REDUCING (`cancelOrdersOnHalt`), how
- * many noted in the trip's warning. The cancels go at once, at the run's time, through the
+ * cancelled but the protective ones of its open positions, such as a stop-loss
+ * (`cancelOrdersOnFault`, the `unprotective` scope of `cancelStrategyOrders`), and every
+ * strategy's when the gate's kill switch trips to HALTED, or those that would add risk when it
+ * trips to REDUCING (`cancelOrdersOnHalt`), how many noted in the trip's warning. The cancels go at once, at the run's time, through the
  * kernel (the gate, Keel's in-flight bookkeeping) and the venue's latency like every command.
  * @param kernel - the run's kernel
  * @param options - the run's options: gate, strategies and the two switches (default on)
@@ -25,7 +26,7 @@ export function sweepUnmanagedOrders(
     cancelStrategyOrders(kernel, ids, `${tag}${++sweeps}`, scope);
   if (options.cancelOrdersOnFault ?? true)
     kernel.faults.subscribe((fault) => {
-      sweep([fault.strategyId], 'keel-fault-');
+      sweep([fault.strategyId], 'keel-fault-', 'unprotective');
     });
   if (!(options.cancelOrdersOnHalt ?? true)) return () => undefined;
   const ids = options.strategies.map((slot) => slot.id);

@@ -22,10 +22,11 @@ function keptName(path: string, modifiedMs: number): string {
 }
 
 /**
- * Moves a session recording about to be replaced out of the way, so a new session never
- * overwrites what an earlier one recorded (a live session's frames cannot be fetched again).
- * An empty file (nothing but a header never written) is left to be replaced.
- * @param path - the recording path a new session is about to open
+ * Moves a recording about to be replaced out of the way, so a new session never overwrites what
+ * an earlier one recorded (a live session's frames cannot be fetched again), nor `keel
+ * import-csv` a recording at its `--out`. An empty file (nothing but a header never written) is
+ * left to be replaced.
+ * @param path - the recording path a new session is about to open, or an import to write
  * @returns where the earlier recording now is, or undefined when there was none to keep
  */
 export function keepPreviousRecording(path: string): string | undefined {

@@ -36,6 +36,13 @@ export interface SessionGuards {
   stop(): string[];
 }
 
+/** What a sweep's warning calls the orders it cancels, by scope. */
+const SWEPT_ORDERS: Readonly<Record<SweepScope, string>> = {
+  all: 'resting order(s)',
+  riskAdding: 'resting order(s) that would add risk',
+  unprotective: 'resting order(s) that do not protect an open position',
+};
+
 /** How often the kill switch's state is saved besides at a trip and at stop (Keel's choice). */
 const SAVE_EVERY_MS = 5_000;
 
@@ -47,7 +54,8 @@ const SAVE_EVERY_MS = 5_000;
  * HALTED, the strategies' resting orders cancelled, on REDUCING those that would add risk
  * (`risk.killSwitch.cancelOrdersOnHalt`); a
  * strategy halted by a fault counted in `keel_strategy_faults_total` and its resting orders
- * cancelled (`risk.cancelOrdersOnFault`). A sweep's cancel the venue refuses is sent again (see
+ * cancelled but the protective ones of its open positions, such as a stop-loss
+ * (`risk.cancelOrdersOnFault`). A sweep's cancel the venue refuses is sent again (see
  * the kernel's `SweepRetries`); orders it still could not cancel are logged at warn and named in
  * the result's warnings.
  * @param options - config, gate, kernel, kill switch trips, metrics and logger
@@ -59,7 +67,7 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
   let sweeps = 0;
   const pull = (ids: readonly string[], tag: string, why: string, scope: SweepScope = 'all'): number => {
     const n = cancelStrategyOrders(kernel, ids, `${tag}${++sweeps}`, scope);
-    const which = scope === 'all' ? 'resting order(s)' : 'resting order(s) that would add risk';
+    const which = SWEPT_ORDERS[scope];
     if (n > 0)
       logger.warn({ strategies: ids, orders: n }, `${why}: cancelling ${n} ${which} of ${ids.join(', ')}`);
     return n;
@@ -100,7 +108,12 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     options.metrics.strategyFaults.inc({ strategy: fault.strategyId });
     if (config.risk.cancelOrdersOnFault)
       queueMicrotask(() =>
-        pull([fault.strategyId], 'keel-fault-', `strategy ${fault.strategyId} was halted by a fault`),
+        pull(
+          [fault.strategyId],
+          'keel-fault-',
+          `strategy ${fault.strategyId} was halted by a fault`,
+          'unprotective',
+        ),
       );
   });
   // A tripped session runs on but no longer trades as configured: a supervisor's readiness probe says so.

@@ -20,7 +20,7 @@ export const riskConfigSchema = riskLimitsSchema.extend({
     .boolean()
     .default(true)
     .describe(
-      "When a strategy is halted by a fault (it threw, or returned something that is not intents), cancel its resting orders and algo orders (Keel's choice). Backtests do the same, so the backtest of a paper session's recording gives its fills.",
+      "When a strategy is halted by a fault (it threw, or returned something that is not intents), cancel its resting orders and algo orders that could open or add exposure, and keep those that protect its open positions: reduce-only orders, a hedge leg's closing orders and take-profit / stop-loss algo orders (an entry's tp / sl attachments) that trade against a position open on their leg, so a stop-loss still fires after the halt (Keel's choice; a protective order of a flat leg is cancelled). Backtests do the same, so the backtest of a paper session's recording gives its fills.",
     ),
 });
 

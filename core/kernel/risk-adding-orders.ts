@@ -1,5 +1,5 @@
 import type { AlgoOrder, Dec, Order, OrderSide, PlaceAlgoOrderIntent, PositionSide } from '../model/index.ts';
-import { onlyReducesPosition } from '../model/index.ts';
+import { isProtectiveAlgoOrder, isProtectiveOrder, tradesAgainst } from './protective-orders.ts';
 
 /** What judging an order or algo order reads: its leg, side, size left and whether it only protects. */
 interface SweptTerms {
@@ -46,7 +46,7 @@ export class RiskAddingOrders {
       side: order.side,
       positionSide: order.positionSide,
       left: unsized ? undefined : order.orderQty.sub(order.executedQty),
-      protective: onlyReducesPosition(order),
+      protective: isProtectiveOrder(order),
       kind: 'order',
     });
   }
@@ -61,7 +61,7 @@ export class RiskAddingOrders {
       side: algo.side,
       positionSide: algo.positionSide,
       left: algo.qty,
-      protective: onlyReducesPosition(algo) || algo.algoOrderType === 'TP_SL',
+      protective: isProtectiveAlgoOrder(algo),
       kind: 'algo',
     });
   }
@@ -70,8 +70,7 @@ export class RiskAddingOrders {
     if (terms.protective) return false;
     if (terms.left === undefined) return true;
     const position = this.positionQty(terms.sym, terms.positionSide);
-    const against = terms.side === 'BUY' ? position.isNegative() : position.isPositive();
-    if (!against) return true;
+    if (!tradesAgainst(position, terms.side)) return true;
     const key = `${terms.sym}|${terms.positionSide}|${terms.kind}`;
     const room = this.#room.get(key) ?? position.abs();
     if (terms.left.greaterThan(room)) return true;

@@ -1,18 +1,23 @@
-import type { CancelAlgoOrderIntent, CancelOrdersIntent } from '../model/index.ts';
+import type { CancelAlgoOrderIntent, CancelOrdersIntent, Dec, PositionSide } from '../model/index.ts';
 import type { Kernel } from './kernel.ts';
 import { RiskAddingOrders } from './risk-adding-orders.ts';
+import { UnprotectiveOrders } from './unprotective-orders.ts';
 
 /**
- * Which of the strategies' orders a sweep cancels: all of them, or only those that would add risk
- * if they filled or fired (see {@link RiskAddingOrders}: reduce-only and protective ones stay).
+ * Which of the strategies' orders a sweep cancels: all of them (a kill switch's trip to HALTED),
+ * only those that would add risk if they filled or fired (`riskAdding`, a trip to REDUCING: see
+ * {@link RiskAddingOrders}, reduce-only and protective ones stay, and plain ones that fit against
+ * the position), or all but the protective ones of open positions (`unprotective`, a strategy
+ * halted by a fault: see {@link UnprotectiveOrders}, so its position keeps its stop-loss).
  */
-export type SweepScope = 'all' | 'riskAdding';
+export type SweepScope = 'all' | 'riskAdding' | 'unprotective';
 
 /**
  * Cancels the resting orders and algo orders some strategies own, those still on their way to the
- * venue included (a strategy halted by a fault, or every strategy when the kill switch halts
- * trading), so nothing keeps working on the venue that no strategy manages any more; with the
- * scope `riskAdding` (a trip to REDUCING) only those that would add risk. One cancelOrders per
+ * venue included (every strategy's when the kill switch halts trading), so nothing keeps working on
+ * the venue that no strategy manages any more; with the scope `riskAdding` (a trip to REDUCING)
+ * only those that would add risk, with `unprotective` (a strategy halted by a fault) all but the
+ * protective ones of its open positions. One cancelOrders per
  * strategy and sym listing its orders, one cancelAlgoOrder per algo order, each sent through the
  * kernel as its owner's cancel ({@link Kernel.sendKeelCancel}: the risk gate under the strategy id
  * `keel`, cancels pass, then the in-flight bookkeeping, so its orders show PENDING_CANCEL and a
@@ -24,7 +29,7 @@ export type SweepScope = 'all' | 'riskAdding';
  * @param kernel - the run's kernel (its state lists the owners' open orders)
  * @param strategyIds - whose orders to cancel
  * @param refTag - the start of the commands' references, e.g. `keel-halt-3` (unique per sweep)
- * @param scope - every order (default), or only those that would add risk
+ * @param scope - every order (default), or only those of a {@link SweepScope}
  * @returns how many orders and algo orders were asked to be cancelled
  */
 export function cancelStrategyOrders(
@@ -40,8 +45,7 @@ export function cancelStrategyOrders(
   }[] = [];
   const cancelOrders: { readonly owner: string; readonly sym: string; readonly targets: string[] }[] = [];
   let algoCancels = 0;
-  const judge =
-    scope === 'all' ? undefined : new RiskAddingOrders((sym, leg) => kernel.state.positionQty(sym, leg));
+  const judge = judgeOf(scope, (sym, leg) => kernel.state.positionQty(sym, leg));
   for (const id of strategyIds) {
     const bySym = new Map<string, string[]>();
     for (const order of kernel.state.openOrders(id)) {
@@ -83,4 +87,18 @@ export function cancelStrategyOrders(
   let cancelled = 0;
   for (const { owner, intent, count } of sends) if (kernel.sendKeelCancel(owner, intent)) cancelled += count;
   return cancelled;
+}
+
+/**
+ * @param scope - the sweep's scope
+ * @param positionQty - the signed quantity of a position leg now
+ * @returns what tells which orders the scope cancels (true: cancel); undefined for every order
+ */
+function judgeOf(
+  scope: SweepScope,
+  positionQty: (sym: string, positionSide: PositionSide) => Dec,
+): RiskAddingOrders | UnprotectiveOrders | undefined {
+  if (scope === 'riskAdding') return new RiskAddingOrders(positionQty);
+  if (scope === 'unprotective') return new UnprotectiveOrders(positionQty);
+  return undefined;
 }

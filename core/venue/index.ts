@@ -275,4 +275,9 @@ export { classifyPrivateFrame, reportBadEntries } from './ws/private-frame.ts';
 export { PrivateWsClient } from './ws/private-ws-client.ts';
 export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-options.ts';
 export { PROBLEM_SUMMARY_INTERVAL_MS, RepeatedProblemLog } from './ws/repeated-problem-log.ts';
-export { ClientClosedError, ConnectionLostError, NotConnectedError } from './ws/ws-errors.ts';
+export {
+  ClientClosedError,
+  ConnectionLostError,
+  ConnectionNotOpenedError,
+  NotConnectedError,
+} from './ws/ws-errors.ts';

@@ -1,11 +1,4 @@
-import { existsSync } from 'node:fs';
-import {
-  CsvImportError,
-  IMPORT_VENUE,
-  importOhlcvCsv,
-  type OhlcvImportOptions,
-} from '../../../backtest/csv/index.ts';
-import { readSessionHeader } from '../../../backtest/recording/index.ts';
+import { CsvImportError, importOhlcvCsv, type OhlcvImportOptions } from '../../../backtest/csv/index.ts';
 import { shownPath } from '../../../backtest/report/index.ts';
 import { keepPreviousRecording } from '../../compose/previous-recording.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -15,7 +8,7 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 const SKIPPED_SHOWN = 10;
 
 /** How to read the CSV: the importer's own options (zone, epoch unit, time format, interval...). */
-export type CsvReading = Omit<OhlcvImportOptions, 'input' | 'output' | 'sym'>;
+export type CsvReading = Omit<OhlcvImportOptions, 'input' | 'output' | 'sym' | 'beforeReplace'>;
 
 /** Options of `keel import-csv`. */
 export interface ImportCsvOptions {
@@ -31,7 +24,10 @@ export interface ImportCsvOptions {
 
 /**
  * `keel import-csv <csv> --sym S --out R [reading options]`: turns an OHLCV CSV into a recording
- * of KLINE pushes a backtest replays.
+ * of KLINE pushes a backtest replays. A file already at `--out` (an earlier import's, a session's)
+ * is kept under a dated name next to it, as a session keeps an earlier recording at its
+ * `recording.path` (see `keepPreviousRecording`), and stderr says where; only once the new
+ * recording is complete, so a failed import leaves it in place. An empty file is replaced.
  * @param options - input, sym, output and how to read the CSV
  * @param io - output streams
  * @returns EXIT.OK; EXIT.BAD_CONFIG_OR_USAGE with the importer's located sentence when the CSV
@@ -39,16 +35,18 @@ export interface ImportCsvOptions {
  */
 export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Promise<ExitCode> {
   try {
-    const kept = await keepSessionRecording(options.out);
-    if (kept !== undefined)
-      io.stdout.write(
-        `⚠ ${shownPath(options.out)} held a recording no import wrote: kept as ${shownPath(kept)}\n`,
-      );
     const summary = await importOhlcvCsv({
       ...options.reading,
       input: options.csv,
       output: options.out,
       sym: options.sym,
+      beforeReplace: (target) => {
+        const kept = keepPreviousRecording(target);
+        if (kept !== undefined)
+          io.stderr.write(
+            `⚠ ${shownPath(options.out)} already existed: the earlier file was kept as ${shownPath(kept)}, not overwritten\n`,
+          );
+      },
     });
     io.stdout.write(
       `✔ ${summary.bars} ${summary.interval} bars of ${options.sym} from ${new Date(summary.firstOpenTime).toISOString()} ` +
@@ -68,24 +66,4 @@ export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Pr
     // A file that cannot be read as bars is bad input, as a bad config is: 2. Writing failed: 1.
     return error instanceof CsvImportError ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
-}
-
-/**
- * Moves a recording at the output path out of the way unless an earlier import wrote it (a file
- * that is no recording is left to the importer's checks): a
- * session's or `keel record`'s frames cannot be fetched again, an import's can (Keel's choice:
- * re-importing over one's own import is the common case and stays a plain overwrite).
- * @param out - the output path
- * @returns where the earlier recording now is, or undefined when nothing was kept
- */
-async function keepSessionRecording(out: string): Promise<string | undefined> {
-  if (!existsSync(out)) return undefined;
-  let venue: string;
-  try {
-    venue = (await readSessionHeader(out)).venue;
-  } catch {
-    // Not a recording (the CSV itself, say): the importer's own checks speak of it.
-    return undefined;
-  }
-  return venue === IMPORT_VENUE ? undefined : keepPreviousRecording(out);
 }

@@ -17,7 +17,12 @@ import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
 import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
 import { RepeatedProblemLog } from './repeated-problem-log.ts';
-import { ClientClosedError, ConnectionLostError, NotConnectedError } from './ws-errors.ts';
+import {
+  ClientClosedError,
+  ConnectionLostError,
+  ConnectionNotOpenedError,
+  NotConnectedError,
+} from './ws-errors.ts';
 
 /**
  * The actions the venue's place-order limit counts (per public venue docs, "WebSocket place order
@@ -118,8 +123,10 @@ export class PrivateWsClient {
    * call wins over it.
    * @returns when the first login succeeded
    * @throws VenueError when the venue refuses the login (60009), VenueTimeoutError when the socket
-   *   did not open within `openTimeoutMs` or the login got no reply, ClientClosedError when
-   *   {@link close} was called before
+   *   did not open within `openTimeoutMs` or the login got no reply, ConnectionNotOpenedError
+   *   when the connection closed before it opened (refused: the login was not sent),
+   *   ConnectionLostError when it dropped after the login was sent, before its reply,
+   *   ClientClosedError when {@link close} was called before or meanwhile
    */
   connect(): Promise<void> {
     if (this.closing) return Promise.reject(new ClientClosedError('private WebSocket'));
@@ -231,7 +238,7 @@ export class PrivateWsClient {
 
   private async open(): Promise<void> {
     await this.clockRelearning.beforeAttempt();
-    if (this.closing) throw new ConnectionLostError('private WebSocket login');
+    if (this.closing) throw new ClientClosedError('private WebSocket');
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.options.url, { perMessageDeflate: false });
       this.socket = socket;
@@ -243,12 +250,19 @@ export class PrivateWsClient {
       socket.on('message', (data, isBinary) =>
         this.receive(isBinary ? (data as Buffer).toString('utf8') : String(data)),
       );
-      socket.on('error', (error) => this.logger.warn({ err: error.message }, 'private WebSocket error'));
+      // What the attempt came to, for its rejection: whether the login went out, and the socket's error.
+      let opened = false;
+      let failure: string | undefined;
+      socket.on('error', (error) => {
+        failure ??= error.message;
+        this.logger.warn({ err: error.message }, 'private WebSocket error');
+      });
       socket.on('close', (code) => {
         if (this.socket === socket) this.onDropped(`closed with code ${code}`);
-        reject(new ConnectionLostError('private WebSocket login'));
+        reject(this.attemptEnded(opened, failure ?? `closed with code ${code}`));
       });
       socket.on('open', () => {
+        opened = true;
         this.lastInbound = monotonicOf(this.timer);
         this.login().then(resolve, (error: Error) => {
           reject(error);
@@ -256,6 +270,20 @@ export class PrivateWsClient {
         });
       });
     });
+  }
+
+  /**
+   * Why a connection attempt ended without a login: the client's own close, the connection
+   * closing before it opened (so the login was never sent: refused, unreachable), or after (the
+   * login sent, its reply lost).
+   * @param opened - whether the socket opened (the login goes out as it does)
+   * @param why - the socket's error, else its close code
+   * @returns the attempt's error
+   */
+  private attemptEnded(opened: boolean, why: string): Error {
+    if (this.closing) return new ClientClosedError('private WebSocket');
+    if (!opened) return new ConnectionNotOpenedError('private WebSocket login', why);
+    return new ConnectionLostError('private WebSocket login');
   }
 
   private async login(): Promise<void> {

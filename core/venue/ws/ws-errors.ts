@@ -20,6 +20,26 @@ export class ConnectionLostError extends Error {
 }
 
 /**
+ * The connection closed before it opened (refused, unreachable, or its opening handshake failed),
+ * so the request was never sent: there is nothing to look up, and the next connection sends it
+ * again.
+ */
+export class ConnectionNotOpenedError extends Error {
+  override readonly name = 'ConnectionNotOpenedError';
+  /**
+   * @param what - the request that was not sent, e.g. `private WebSocket login`
+   * @param why - what closed the connection: the socket's error (`connect ECONNREFUSED
+   *   127.0.0.1:9`), else its close code
+   */
+  constructor(
+    readonly what: string,
+    readonly why: string,
+  ) {
+    super(`${what} was not sent: the connection closed before it opened (${why})`);
+  }
+}
+
+/**
  * The client was closed for good (`PrivateWsClient.close`, `MarketDataClient.close`) before
  * or while it connected: a stop that came first wins over a start still on its way, so it neither
  * opens nor logs in.

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -47,6 +48,35 @@ describe('OHLCV CSV import into a recording', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect((await readSessionHeader(real)).venue).toBe('csv-import');
     expect(readdirSync(join(dir, 'big'))).toEqual(['btc.jsonl.gz']);
+  });
+
+  it('calls beforeReplace with the file a link at the output points to, once the recording is complete', async () => {
+    const dir = anOutputDir();
+    const real = join(dir, 'btc.jsonl.gz');
+    writeFileSync(real, 'old');
+    const link = join(dir, 'link.jsonl.gz');
+    symlinkSync('btc.jsonl.gz', link);
+    const seen: string[] = [];
+    await importOhlcvCsv({
+      input: join(FIXTURES, 'binance-1m.csv'),
+      output: link,
+      sym: 'BINANCE_SPOT_BTC_USDT',
+      // Still the old file there: the complete recording waits beside it under its staged name.
+      beforeReplace: (target) => seen.push(`${target} ${readFileSync(target, 'utf8')}`),
+    });
+    expect(seen).toEqual([`${realpathSync(real)} old`]);
+    expect((await readSessionHeader(real)).venue).toBe('csv-import');
+  });
+
+  it('does not call beforeReplace when the CSV is not bars', async () => {
+    const dir = anOutputDir();
+    const input = join(dir, 'bad.csv');
+    writeFileSync(input, 'time,open,high,low,close,volume\n1700000000000,1,2,0.5,oops,3\n');
+    const beforeReplace = vi.fn();
+    await expect(
+      importOhlcvCsv({ input, output: join(dir, 'out.jsonl'), sym: 'BINANCE_SPOT_BTC_USDT', beforeReplace }),
+    ).rejects.toBeInstanceOf(CsvImportError);
+    expect(beforeReplace).not.toHaveBeenCalled();
   });
 
   it('leaves the old recording, not a shortened one, when the import stops half-way', async () => {

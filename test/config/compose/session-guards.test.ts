@@ -80,4 +80,21 @@ describe('a live session when a strategy stops being managed', () => {
     expect([...outcome.result.orders].map((o) => o.orderState)).toEqual(['CANCELLED']);
     expect(outcome.exitCode).toBe(3);
   }, 30_000);
+
+  it('keeps the stop-loss of the position a strategy halted by a fault leaves open, cancelling its other orders', async () => {
+    const rig = await newRig();
+    const outcome = await rig.run({
+      strategies: `  - { id: rt, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM}, take: true, stopLoss: true, throwOnQuote: 3 } }`,
+      durationSec: 2,
+    });
+    expect((outcome.result.faults ?? []).map((f) => f.strategyId)).toEqual(['rt']);
+    // The buy resting far below would grow the long: cancelled. The long's stop-loss stays.
+    expect(await venueOpenRefs(rig)).toEqual([]);
+    const restOrder = [...outcome.result.orders].find((o) => o.orderType === 'LIMIT');
+    expect(restOrder?.orderState).toBe('CANCELLED');
+    const openAlgos = await rig.rest('GET', '/api/v1/algo/openOrders', {});
+    expect((openAlgos.body.data as { clientAlgoOrderId: string }[]).map((a) => a.clientAlgoOrderId)).toEqual([
+      'entry-sl',
+    ]);
+  }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../../config/cli/index.ts';
@@ -162,19 +162,52 @@ describe('keel import-csv', () => {
     },
   );
 
-  it('keeps a session recording at --out aside instead of overwriting it, and overwrites its own earlier import', async () => {
+  it('keeps a session recording at --out aside under a dated name instead of overwriting it, and says so on stderr', async () => {
     const { csv, out } = files(YAHOO);
     await writeRecording(out, [bboRecord(1), bboRecord(2)]);
     const session = readFileSync(out, 'utf8');
     const first = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
     expect(first.code).toBe(EXIT.OK);
-    const kept = /kept as (\S+)\n/.exec(first.stdout)?.[1];
-    expect(kept, first.stdout).toBeDefined();
+    const kept = /kept as (\S+), not overwritten\n/.exec(first.stderr)?.[1];
+    expect(kept, first.stderr).toBeDefined();
+    // A session's naming: stem, UTC time of its last write, ending.
+    expect(basename(kept as string)).toMatch(/^bars\.\d{8}T\d{6}Z\.jsonl$/);
     expect(readFileSync(join(dirname(out), basename(kept as string)), 'utf8')).toBe(session);
-    const again = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
-    expect(again.code).toBe(EXIT.OK);
-    expect(again.stdout).not.toContain('kept as');
+    expect(first.stdout).not.toContain('kept as');
     expect(recordingOf(out).bars).toHaveLength(3);
+  });
+
+  // Changed on purpose: an earlier import at --out was overwritten without a word; its CSV may be
+  // gone or read with other options since, so it is kept aside as any recording is.
+  it('keeps its own earlier import at --out aside too, each under its own name', async () => {
+    const { csv, out } = files(YAHOO);
+    expect((await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out])).stderr).toBe('');
+    const earlier = readFileSync(out, 'utf8');
+    const names: string[] = [];
+    for (const _ of [1, 2]) {
+      const again = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out, '--adjust']);
+      expect(again.code).toBe(EXIT.OK);
+      const kept =
+        /^⚠ .*bars\.jsonl already existed: the earlier file was kept as (\S+), not overwritten\n$/.exec(
+          again.stderr,
+        )?.[1];
+      expect(kept, again.stderr).toBeDefined();
+      names.push(basename(kept as string));
+    }
+    expect(new Set(names).size).toBe(2);
+    expect(readFileSync(join(dirname(out), names[0] as string), 'utf8')).toBe(earlier);
+    expect(recordingOf(out).bars[0]?.close).toBe('51');
+  });
+
+  it('leaves a recording at --out in place when the CSV cannot be imported', async () => {
+    const { csv, out } = files([...YAHOO, '2024-03-12,106,110,104,oops,54,1000']);
+    await writeRecording(out, [bboRecord(1)]);
+    const before = readFileSync(out, 'utf8');
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(run.stderr).not.toContain('kept as');
+    expect(readFileSync(out, 'utf8')).toBe(before);
+    expect(readdirSync(dirname(out)).sort()).toEqual(['bars.csv', 'bars.jsonl']);
   });
 
   it('shows the columns it read each field from, and warns when no column holds the volume', async () => {
