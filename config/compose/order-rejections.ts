@@ -21,6 +21,9 @@ export class OrderRejections {
   /** Orders Keel ended as REJECTED itself (code `keel`: not sent, never acknowledged), counted apart from the venue's. */
   private keelEnded = 0;
   private firstKeelEnded: string | undefined;
+  /** Of those, the ones the venue reported later after all (an ack slower than Keel's lookups). */
+  private turnedUp = 0;
+  private firstTurnedUp: string | undefined;
   private loanRefusals = 0;
   private firstLoanRefusal: string | undefined;
 
@@ -32,6 +35,11 @@ export class OrderRejections {
    */
   observe(order: Order, before: Order | undefined): boolean {
     if (before === undefined) this.placed += 1;
+    if (before?.orderState === 'REJECTED' && before.synthesized === true && order.orderState !== 'REJECTED') {
+      this.turnedUp += 1;
+      this.firstTurnedUp ??= order.clientOrderId;
+      return false;
+    }
     if (order.orderState !== 'REJECTED' || before?.orderState === 'REJECTED') return false;
     if (order.synthesized === true) {
       this.keelEnded += 1;
@@ -63,12 +71,15 @@ export class OrderRejections {
 
   /**
    * The session's warning about the orders Keel ended as rejected itself, counted apart from the
-   * venue's rejections (as `keel_orders_rejected_total{code="keel"}` is).
+   * venue's rejections (as `keel_orders_rejected_total{code="keel"}` is), and those of them the
+   * venue reported later after all, which the result holds as the venue last reported them.
    * @returns a sentence counting them with the first one's reason, or undefined when there was none
    */
   keelWarning(): string | undefined {
     if (this.keelEnded === 0) return undefined;
-    return `Keel ended ${this.keelEnded} of the ${this.placed} orders placed as rejected itself (code keel: not sent, or never acknowledged), not the venue; the first: ${this.firstKeelEnded ?? 'not recorded'}`;
+    const ended = `Keel ended ${this.keelEnded} of the ${this.placed} orders placed as rejected itself (code keel: not sent, or never acknowledged), not the venue; the first: ${this.firstKeelEnded ?? 'not recorded'}`;
+    if (this.turnedUp === 0) return ended;
+    return `${ended}; ${this.turnedUp} of them reached the venue after all (the first: ${this.firstTurnedUp}): the result holds ${this.turnedUp === 1 ? 'it' : 'them'} as the venue last reported ${this.turnedUp === 1 ? 'it' : 'them'}`;
   }
 
   /**

@@ -54,6 +54,19 @@ describe('order rejections of a session', () => {
     );
   });
 
+  it('say which order Keel ended as never acknowledged reached the venue after all', () => {
+    const rejections = new OrderRejections();
+    const unacked = {
+      ...rejected('e', 'no ack, and the venue still had no order with clientOrderId e (synthesized by Keel)'),
+      synthesized: true,
+    };
+    rejections.observe(unacked, undefined);
+    expect(rejections.observe(anOrder({ clientOrderId: 'e', orderState: 'NEW' }), unacked)).toBe(false);
+    expect(rejections.keelWarning()).toBe(
+      'Keel ended 1 of the 1 orders placed as rejected itself (code keel: not sent, or never acknowledged), not the venue; the first: BINANCE_PERP_BTC_USDT BUY e: no ack, and the venue still had no order with clientOrderId e (synthesized by Keel); 1 of them reached the venue after all (the first: e): the result holds it as the venue last reported it',
+    );
+  });
+
   it('count refused borrows and repays apart from orders, with the first reason', () => {
     const rejections = new OrderRejections();
     const refused = (ref: string, intentKind: 'borrow' | 'repay' | 'cancelOrder', message: string) =>
