@@ -327,7 +327,13 @@ async function startHoldingDataDir(
   );
 
   if (options.dataDir !== undefined) {
-    const state: VenueState = { books, journal, feed, clock };
+    const state: VenueState = {
+      books,
+      journal,
+      feed,
+      clock,
+      serverClock: () => ({ wall: timer.now(), venue: server.now() }),
+    };
     const { saved, entries } = savedJournal(options.dataDir);
     if (saved !== undefined || entries.length > 0)
       await restoreSnapshot(state, saved, entries, options.dataDir);
