@@ -256,6 +256,20 @@ export class MarketFeed {
   }
 
   /**
+   * The venue time a feed resumed by {@link MarketFeed.resumeClock} is catching up with: its
+   * resumed clock's reading now, until it has released what was due when it started again (the
+   * downtime's events, which go out at once) and waits for the next event's time.
+   * @returns epoch ms; undefined when it is not catching up (a first start, another feed or
+   *   pacing, caught up, ended or stopped)
+   */
+  catchingUpTo(): number | undefined {
+    const pacing = this.pacing;
+    if (this.resumed === undefined || this.ended || this.stopped) return undefined;
+    if (pacing.mode !== 'realtime' || pacing.eventsOnWallClock !== true) return undefined;
+    return this.dueBy(this.timer.now(), pacing.speed ?? 1);
+  }
+
+  /**
    * The time of the next event not released yet, as far as the feed knows it: read from the
    * source and waiting for its time (realtime pacing), or read ahead (lockstep).
    * @returns its recvTs; `Infinity` once the source ended; undefined while the source has not
@@ -470,7 +484,8 @@ export class MarketFeed {
    */
   private dueBy(wall: number, speed: number): number {
     const resumed = this.resumed;
-    return resumed === undefined ? wall : resumed.venue + (wall - resumed.wall) * speed;
+    // Whole milliseconds, as the replay's clock reads (the wall clock may not be whole ms when paced).
+    return resumed === undefined ? wall : resumed.venue + Math.floor((wall - resumed.wall) * speed);
   }
 
   private async run(): Promise<void> {
@@ -512,6 +527,8 @@ export class MarketFeed {
         };
         const wait = anchor.wall + (ts - anchor.ts) / speed - this.timer.now();
         if (wait > 0) {
+          // What was due when it started again is out: the replay's clock is the venue's again.
+          this.resumed = undefined;
           await this.sleep(wait);
           sinceYield = 0;
         }

@@ -293,7 +293,7 @@ async function startHoldingDataDir(
     ...(options.onLockstepStall === undefined ? {} : { stalled: options.onLockstepStall }),
     now: () => clock.now(),
   });
-  const server = serverTime(pacing, timer, delays);
+  const server = serverTime(pacing, timer, delays, () => feed.catchingUpTo());
   const journal = new CommandJournal(books, clock, delays, (entry, index) => {
     log?.append(entry, index);
     writer?.changed();
