@@ -2,6 +2,7 @@ import type { MarketEvent } from '../../core/model/index.ts';
 import type { TimerPort } from '../../core/venue/index.ts';
 import { decodeMarketMessage } from '../../core/venue/index.ts';
 import { gapOfRecordMessage } from '../recording/index.ts';
+import type { ClockReading } from './persistence.ts';
 
 /** One market-data message: the venue's wire push (sent to subscribers) and its decoded event (fed to the sim). */
 export interface FeedItem {
@@ -64,9 +65,12 @@ export type FeedPacing =
       readonly speed?: number;
       /**
        * The events are stamped on the wall clock (a feed generated live, as `syntheticFeed`): at
-       * the first release, the ones already due by the wall clock go out at once and the rest are
-       * paced from there, so the venue's clock starts at the machine's, at a first start as after
-       * a restart's downtime. Default: the replay starts at its first event, whatever its time.
+       * the first release, the ones already due go out at once and the rest are paced from there.
+       * At a first start what is due is what the wall clock has reached, so the venue's clock
+       * starts at the machine's; after a restart it is what the venue's clock reached, run on at
+       * `speed` from its last saved reading through the downtime ({@link MarketFeed.resumeClock}).
+       * Default: the replay starts at its first event, whatever its time (after a restart, at the
+       * first event not released before it).
        */
       readonly eventsOnWallClock?: boolean;
     }
@@ -191,6 +195,8 @@ export class MarketFeed {
   private waiters: { readonly seq: number; readonly resolve: () => void }[] = [];
   private readonly sleeping = new Set<() => void>();
   private running: Promise<void> | undefined;
+  /** The server clock a restart resumes (see {@link MarketFeed.resumeClock}). */
+  private resumed: ClockReading | undefined;
 
   /**
    * @param source - the market data
@@ -234,6 +240,33 @@ export class MarketFeed {
       this.release(next.value, this.released, true);
       between(this.released);
     }
+  }
+
+  /**
+   * After a restart: the venue's server clock read `reading.venue` at wall time `reading.wall`
+   * (its last saved snapshot). A realtime feed stamped on the wall clock (`eventsOnWallClock`)
+   * takes that clock for having run on at its speed since, downtime included: at its first
+   * release it releases at once the events due by then, and paces the rest from there, so a
+   * restarted venue's clock is where it would be had it never stopped (at the speed it restarts
+   * with). Other pacings and feeds resume at their next event.
+   * @param reading - the clock's last saved reading
+   */
+  resumeClock(reading: ClockReading): void {
+    this.resumed = reading;
+  }
+
+  /**
+   * The venue time a feed resumed by {@link MarketFeed.resumeClock} is catching up with: its
+   * resumed clock's reading now, until it has released what was due when it started again (the
+   * downtime's events, which go out at once) and waits for the next event's time.
+   * @returns epoch ms; undefined when it is not catching up (a first start, another feed or
+   *   pacing, caught up, ended or stopped)
+   */
+  catchingUpTo(): number | undefined {
+    const pacing = this.pacing;
+    if (this.resumed === undefined || this.ended || this.stopped) return undefined;
+    if (pacing.mode !== 'realtime' || pacing.eventsOnWallClock !== true) return undefined;
+    return this.dueBy(this.timer.now(), pacing.speed ?? 1);
   }
 
   /**
@@ -445,6 +478,16 @@ export class MarketFeed {
     return this.peeked.done ? Number.POSITIVE_INFINITY : this.peeked.value.event.recvTs;
   }
 
+  /**
+   * A feed stamped on the wall clock: the venue time due at wall time `wall` when the feed starts
+   * releasing, the wall clock's at a first start, the resumed clock run on at `speed` after a restart.
+   */
+  private dueBy(wall: number, speed: number): number {
+    const resumed = this.resumed;
+    // Whole milliseconds, as the replay's clock reads (the wall clock may not be whole ms when paced).
+    return resumed === undefined ? wall : resumed.venue + Math.floor((wall - resumed.wall) * speed);
+  }
+
   private async run(): Promise<void> {
     // Pace against one anchor (the first event's, or the wall clock's), not event to event: timer
     // granularity then never adds up to drift.
@@ -477,9 +520,15 @@ export class MarketFeed {
       if (this.stopped) return;
       if (this.pacing.mode === 'realtime') {
         const wall = this.timer.now();
-        anchor ??= { wall, ts: this.pacing.eventsOnWallClock === true ? Math.max(ts, wall) : ts };
-        const wait = anchor.wall + (ts - anchor.ts) / (this.pacing.speed ?? 1) - this.timer.now();
+        const speed = this.pacing.speed ?? 1;
+        anchor ??= {
+          wall,
+          ts: this.pacing.eventsOnWallClock === true ? Math.max(ts, this.dueBy(wall, speed)) : ts,
+        };
+        const wait = anchor.wall + (ts - anchor.ts) / speed - this.timer.now();
         if (wait > 0) {
+          // What was due when it started again is out: the replay's clock is the venue's again.
+          this.resumed = undefined;
           await this.sleep(wait);
           sinceYield = 0;
         }

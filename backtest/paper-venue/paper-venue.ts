@@ -293,7 +293,7 @@ async function startHoldingDataDir(
     ...(options.onLockstepStall === undefined ? {} : { stalled: options.onLockstepStall }),
     now: () => clock.now(),
   });
-  const server = serverTime(pacing, timer, delays);
+  const server = serverTime(pacing, timer, delays, () => feed.catchingUpTo());
   const journal = new CommandJournal(books, clock, delays, (entry, index) => {
     log?.append(entry, index);
     writer?.changed();
@@ -327,7 +327,13 @@ async function startHoldingDataDir(
   );
 
   if (options.dataDir !== undefined) {
-    const state: VenueState = { books, journal, feed, clock };
+    const state: VenueState = {
+      books,
+      journal,
+      feed,
+      clock,
+      serverClock: () => ({ wall: timer.now(), venue: server.now() }),
+    };
     const { saved, entries } = savedJournal(options.dataDir);
     if (saved !== undefined || entries.length > 0)
       await restoreSnapshot(state, saved, entries, options.dataDir);

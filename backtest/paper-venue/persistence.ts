@@ -72,10 +72,24 @@ export interface PaperSnapshot {
   /** Sub-portfolio markups set through the broker endpoints, bps text by portfolio. */
   readonly markups: Readonly<Record<string, string>>;
   /**
+   * The venue's server clock when the snapshot was written, with the wall clock's reading then:
+   * a restart of a realtime feed stamped on the wall clock resumes that clock from there at its
+   * speed, the downtime included (see `MarketFeed.resumeClock`). Absent when an older Keel wrote it.
+   */
+  readonly clock?: ClockReading;
+  /**
    * Every portfolio as the venue held it when it closed (`PortfolioView`s, as an older Keel wrote
    * them when read back); absent in a snapshot written between a start and a close.
    */
   readonly view?: unknown;
+}
+
+/** One reading of the venue's server clock against the wall clock, both epoch ms. */
+export interface ClockReading {
+  /** The wall clock (the injected timer's). */
+  readonly wall: number;
+  /** The venue's server clock (its `Date` header) at that wall time. */
+  readonly venue: number;
 }
 
 /**

@@ -3,7 +3,7 @@ import { accountViewOf } from './account-view.ts';
 import type { CommandJournal } from './command-journal.ts';
 import { DataDirReplayError } from './data-dir-replay-error.ts';
 import type { MarketFeed } from './market-feed.ts';
-import type { JournalEntry, PaperSnapshot, PaperSnapshotV1 } from './persistence.ts';
+import type { ClockReading, JournalEntry, PaperSnapshot, PaperSnapshotV1 } from './persistence.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import { firstAccountDifference } from './replayed-account-check.ts';
 import type { VenueClock } from './venue-clock.ts';
@@ -18,11 +18,13 @@ export interface VenueState {
   readonly feed: MarketFeed;
   /** The venue's time. */
   readonly clock: VenueClock;
+  /** @returns the venue's server clock now, against the wall clock */
+  readonly serverClock: () => ClockReading;
 }
 
 /**
  * The snapshot of the venue as it stands: the feed's position and the journal's length (what a
- * restart reads back), markups, and the Keel that wrote it; the view of every portfolio is added
+ * restart reads back), markups, the server clock's reading, and the Keel that wrote it; the view of every portfolio is added
  * at close ({@link accountViewOf}).
  * @param state - the venue's portfolios, journal, feed and clock
  * @returns the snapshot to write
@@ -39,6 +41,7 @@ export function snapshotOf(state: VenueState): PaperSnapshot {
     virtualNow: state.clock.now(),
     journalLength: state.journal.length,
     markups,
+    clock: state.serverClock(),
   };
 }
 
@@ -46,7 +49,8 @@ export function snapshotOf(state: VenueState): PaperSnapshot {
  * Rebuilds the venue from a snapshot and its journal: replays the feed silently up to where it
  * was saved (or to the last journaled command's event, if later), running each journaled command
  * after the market events it followed and moving the venue to each journaled lockstep tick's time
- * in turn. The snapshot's markups are set where it was taken, before the entries journaled after
+ * in turn. The feed resumes the server clock the snapshot read ({@link MarketFeed.resumeClock}).
+ * The snapshot's markups are set where it was taken, before the entries journaled after
  * it, so a markup changed since wins over the snapshot's older one. Where the snapshot holds the
  * view the venue wrote at close, the account replayed up to that point (the snapshot's event count
  * and journal length) must be the one the view holds ({@link firstAccountDifference}): a journaled
@@ -89,6 +93,7 @@ export async function restoreSnapshot(
     const difference = firstAccountDifference(saved.view, await accountViewOf(books));
     if (difference !== undefined) throw new DataDirReplayError(mismatch(dataDir, saved.keel, difference));
   }
+  if (saved?.clock !== undefined) feed.resumeClock(saved.clock);
   restoreMarkups(books, saved);
   replay(savedReleased);
   const loggedReleased = entries.reduce((most, entry) => Math.max(most, entry.at), savedReleased);

@@ -36,7 +36,8 @@ describe('paper venue command journal', () => {
     expect(logged.at(-1)).toEqual([999, 10_000]);
     expect(clock.now()).toBe(10_000);
     const feed = { released: 0 } as MarketFeed;
-    expect(snapshotOf({ books: new Map(), journal, feed, clock }).journalLength).toBe(1_000);
+    const serverClock = () => ({ wall: 0, venue: clock.now() });
+    expect(snapshotOf({ books: new Map(), journal, feed, clock, serverClock }).journalLength).toBe(1_000);
     // A WeakRef holds its target until the current job ends: collect after it.
     await new Promise((resolve) => setImmediate(resolve));
     fullGc();
