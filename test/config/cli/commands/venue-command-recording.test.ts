@@ -8,6 +8,20 @@ import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
 
 const aDir = tempDirsRemovedAfterEach('keel-venue-command-recording-');
 
+/** `keel venue --recording <path>`'s exit code and output. */
+async function venueOn(path: string, dataDir: string) {
+  let stderr = '';
+  let stdout = '';
+  const code = await venueCommand(
+    { host: '127.0.0.1', port: 0, recording: path, seed: 1, speed: 1, dataDir },
+    {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+    },
+  );
+  return { code, stdout, stderr };
+}
+
 // `keel venue --recording` of a file that is not a Keel recording started, and served no market
 // data: the clients connected to a venue whose feed had ended at once.
 describe('keel venue --recording of a file none of whose lines Keel can read', () => {
@@ -17,15 +31,7 @@ describe('keel venue --recording of a file none of whose lines Keel can read', (
     await writeRecording(path, []);
     writeFileSync(path, `${readFileSync(path, 'utf8')}ts,open,high,low,close\n1,2,3,0.5,2\n`);
     const dataDir = join(dir, 'data');
-    let stderr = '';
-    let stdout = '';
-    const code = await venueCommand(
-      { host: '127.0.0.1', port: 0, recording: path, seed: 1, speed: 1, dataDir },
-      {
-        stdout: { write: (text: string) => (stdout += text) },
-        stderr: { write: (text: string) => (stderr += text) },
-      },
-    );
+    const { code, stdout, stderr } = await venueOn(path, dataDir);
     expect({ code, stdout }).toEqual({ code: EXIT.BAD_CONFIG_OR_USAGE, stdout: '' });
     expect(stderr).toContain(
       `✖ keel venue: ${path} holds no market data Keel can read: 2 lines after its header are malformed`,
@@ -35,20 +41,6 @@ describe('keel venue --recording of a file none of whose lines Keel can read', (
 });
 
 describe('keel venue --recording of a file that is not there, or an OHLCV CSV', () => {
-  /** `keel venue --recording <path>`'s exit code and output. */
-  async function venueOn(path: string, dataDir: string) {
-    let stderr = '';
-    let stdout = '';
-    const code = await venueCommand(
-      { host: '127.0.0.1', port: 0, recording: path, seed: 1, speed: 1, dataDir },
-      {
-        stdout: { write: (text: string) => (stdout += text) },
-        stderr: { write: (text: string) => (stderr += text) },
-      },
-    );
-    return { code, stdout, stderr };
-  }
-
   it('says so as keel backtest says it, exit 2, instead of ENOENT or "header is not JSON"', async () => {
     const dir = aDir();
     const dataDir = join(dir, 'data');
