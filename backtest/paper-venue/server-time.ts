@@ -21,12 +21,13 @@ export interface ServerTime {
  * data, orders and fills are stamped on (the last released event's time plus the wall time since
  * times the speed), as a real venue presents one clock: a client estimating the venue's time from
  * the `Date` header then finds the venue's stamps on it, at any speed. It never goes back (a feed
- * running behind its pace holds it), and before the first event is released it is the wall
- * clock (`startPaperVenue` returns once that event is out, so only an empty feed shows it). After a
+ * running behind its pace holds it), and before the first event is released it is the wall clock
+ * (`startPaperVenue` returns once that event is out, so only an empty feed shows it). After a
  * restart of a feed stamped on the wall clock, while the downtime's events go out at once, it is
  * the resumed clock the feed catches up with (`MarketFeed.catchingUpTo`), not the replay's, which
- * starts behind it: a client answered then is not told a clock it would step back from. In lockstep, asap and manual pacing the venue's time moves only with the events, at no
- * rate a client could follow between replies: there it is the wall clock.
+ * starts behind it: a client answered then is not told a clock it would step back from. In
+ * lockstep, asap and manual pacing the venue's time moves only with the events, at no rate a
+ * client could follow between replies: there it is the wall clock.
  * @param pacing - the feed's pacing
  * @param wall - the injected wall clock
  * @param replay - the venue's latency, whose clock runs at the replay's pace

@@ -24,8 +24,8 @@ export interface VenueState {
 
 /**
  * The snapshot of the venue as it stands: the feed's position and the journal's length (what a
- * restart reads back), markups, the server clock's reading, and the Keel that wrote it; the view of every portfolio is added
- * at close ({@link accountViewOf}).
+ * restart reads back), markups, the server clock's reading, and the Keel that wrote it; the view
+ * of every portfolio is added at close ({@link accountViewOf}).
  * @param state - the venue's portfolios, journal, feed and clock
  * @returns the snapshot to write
  */
@@ -46,14 +46,14 @@ export function snapshotOf(state: VenueState): PaperSnapshot {
 }
 
 /**
- * Rebuilds the venue from a snapshot and its journal: replays the feed silently up to where it
- * was saved (or to the last journaled command's event, if later), running each journaled command
- * after the market events it followed and moving the venue to each journaled lockstep tick's time
- * in turn. The feed resumes the server clock the snapshot read ({@link MarketFeed.resumeClock}).
- * The snapshot's markups are set where it was taken, before the entries journaled after
- * it, so a markup changed since wins over the snapshot's older one. Where the snapshot holds the
- * view the venue wrote at close, the account replayed up to that point (the snapshot's event count
- * and journal length) must be the one the view holds ({@link firstAccountDifference}): a journaled
+ * Rebuilds the venue from a snapshot and its journal: replays the feed silently up to where it was
+ * saved (or to the last journaled command's event, if later), running each journaled command after
+ * the market events it followed and moving the venue to each journaled lockstep tick's time in
+ * turn. The feed resumes the server clock the snapshot read ({@link MarketFeed.resumeClock}). The
+ * snapshot's markups are set where it was taken, before the entries journaled after it, so a
+ * markup changed since wins over the snapshot's older one. Where the snapshot holds the view the
+ * venue wrote at close, the account replayed up to that point (the snapshot's event count and
+ * journal length) must be the one the view holds ({@link firstAccountDifference}): a journaled
  * command this Keel runs otherwise than the Keel that acknowledged it (a refused order that now
  * fills), or settings or a feed other than the ones the journal ran with (another fee, fill model
  * or starting balance), stops the start.

@@ -9,8 +9,9 @@ import type { KillSwitchTrips } from './kill-switch-trips.ts';
  * cancelled but the protective ones of its open positions, such as a stop-loss
  * (`cancelOrdersOnFault`, the `unprotective` scope of `cancelStrategyOrders`), and every
  * strategy's when the gate's kill switch trips to HALTED, or those that would add risk when it
- * trips to REDUCING (`cancelOrdersOnHalt`), how many noted in the trip's warning. The cancels go at once, at the run's time, through the
- * kernel (the gate, Keel's in-flight bookkeeping) and the venue's latency like every command.
+ * trips to REDUCING (`cancelOrdersOnHalt`), how many noted in the trip's warning. The cancels go
+ * at once, at the run's time, through the kernel (the gate, Keel's in-flight bookkeeping) and the
+ * venue's latency like every command.
  * @param kernel - the run's kernel
  * @param options - the run's options: gate, strategies and the two switches (default on)
  * @param trips - the run's kill switch trips, told what each trip's sweep cancelled

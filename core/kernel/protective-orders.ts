@@ -1,14 +1,5 @@
-import type { AlgoOrder, Dec, Order, OrderSide, PlaceAlgoOrderIntent } from '../model/index.ts';
+import type { AlgoOrder, Dec, OrderSide, PlaceAlgoOrderIntent } from '../model/index.ts';
 import { onlyReducesPosition } from '../model/index.ts';
-
-/**
- * Whether an order only ever takes a position off: reduce-only, or a hedge leg's closing order.
- * @param order - a resting order (or one on its way to the venue)
- * @returns true for a protective order
- */
-export function isProtectiveOrder(order: Order): boolean {
-  return onlyReducesPosition(order);
-}
 
 /**
  * Whether an algo order's triggered order only ever takes a position off: reduce-only, a hedge

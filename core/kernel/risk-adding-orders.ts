@@ -1,5 +1,6 @@
 import type { AlgoOrder, Dec, Order, OrderSide, PlaceAlgoOrderIntent, PositionSide } from '../model/index.ts';
-import { isProtectiveAlgoOrder, isProtectiveOrder, tradesAgainst } from './protective-orders.ts';
+import { onlyReducesPosition } from '../model/index.ts';
+import { isProtectiveAlgoOrder, tradesAgainst } from './protective-orders.ts';
 
 /** What judging an order or algo order reads: its leg, side, size left and whether it only protects. */
 interface SweptTerms {
@@ -46,7 +47,7 @@ export class RiskAddingOrders {
       side: order.side,
       positionSide: order.positionSide,
       left: unsized ? undefined : order.orderQty.sub(order.executedQty),
-      protective: isProtectiveOrder(order),
+      protective: onlyReducesPosition(order),
       kind: 'order',
     });
   }

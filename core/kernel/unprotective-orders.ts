@@ -1,10 +1,11 @@
 import type { AlgoOrder, Dec, Order, PlaceAlgoOrderIntent, PositionSide } from '../model/index.ts';
-import { isProtectiveAlgoOrder, isProtectiveOrder, tradesAgainst } from './protective-orders.ts';
+import { onlyReducesPosition } from '../model/index.ts';
+import { isProtectiveAlgoOrder, tradesAgainst } from './protective-orders.ts';
 
 /**
  * Tells which of the resting orders and algo orders a fault's sweep goes through could open or add
  * exposure once no strategy manages them (Keel's choice): all but the protective ones
- * ({@link isProtectiveOrder}, {@link isProtectiveAlgoOrder}: reduce-only, a hedge leg's closing
+ * ({@link onlyReducesPosition}, {@link isProtectiveAlgoOrder}: reduce-only, a hedge leg's closing
  * order, a take-profit / stop-loss such as an entry's tp / sl attachments) of a position that is
  * open on the side they reduce. So a halted strategy's open position keeps its stop-loss, while its
  * entries, its plain orders and the protective orders of a flat leg (nothing left to protect) go.
@@ -20,7 +21,7 @@ export class UnprotectiveOrders {
    * @returns true when it is to be cancelled: it does not protect an open position
    */
   order(order: Order): boolean {
-    return !(isProtectiveOrder(order) && this.#protectsOpenLeg(order));
+    return !(onlyReducesPosition(order) && this.#protectsOpenLeg(order));
   }
 
   /**
