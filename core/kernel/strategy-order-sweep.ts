@@ -14,18 +14,18 @@ export type SweepScope = 'all' | 'riskAdding' | 'unprotective';
 
 /**
  * Cancels the resting orders and algo orders some strategies own, those still on their way to the
- * venue included (every strategy's when the kill switch halts trading), so nothing keeps working
- * on the venue that no strategy manages any more; with the scope `riskAdding` (a trip to REDUCING)
+ * venue included (every strategy's when the kill switch halts trading), so nothing keeps working on
+ * the venue that no strategy manages any more; with the scope `riskAdding` (a trip to REDUCING)
  * only those that would add risk, with `unprotective` (a strategy halted by a fault) all but the
  * protective ones of its open positions. One cancelOrders per strategy and sym listing its orders,
  * one cancelAlgoOrder per algo order, each sent through the kernel as its owner's cancel
  * ({@link Kernel.sendKeelCancel}: the risk gate under the strategy id `keel`, cancels pass, then
- * the in-flight bookkeeping, so its orders show PENDING_CANCEL and a refusal reaches the owner and is
- * looked up like one of its own cancels). An order with a sweep's cancel already on its way is not
- * cancelled again; one whose owner's own cancel is on its way is (a second cancel is harmless, the
- * venue refusing the later one as unknown): were the owner's refused (rate limit, or no answer and
- * the order read back open), the order would go back to OPEN with no strategy managing it and no
- * sweep to come. Orders no strategy owns are left alone.
+ * the in-flight bookkeeping, so its orders show PENDING_CANCEL and a refusal reaches the owner and
+ * is looked up like one of its own cancels). An order with a sweep's cancel already on its way is
+ * not cancelled again; one whose owner's own cancel is on its way is (a second cancel is harmless,
+ * the venue refusing the later one as unknown): were the owner's refused (rate limit, or no answer
+ * and the order read back open), the order would go back to OPEN with no strategy managing it and
+ * no sweep to come. Orders no strategy owns are left alone.
  * @param kernel - the run's kernel (its state lists the owners' open orders)
  * @param strategyIds - whose orders to cancel
  * @param refTag - the start of the commands' references, e.g. `keel-halt-3` (unique per sweep)
