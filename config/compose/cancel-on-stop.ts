@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import { type Kernel, monotonicNow } from '../../core/kernel/index.ts';
-import type { AlgoOrder, Intent, UserEvent } from '../../core/model/index.ts';
+import { type Kernel, monotonicNow, UnprotectiveOrders } from '../../core/kernel/index.ts';
+import type { AlgoOrder, Intent, Order, PositionSide, UserEvent } from '../../core/model/index.ts';
 import type { InFlightCommand } from './in-flight-commands.ts';
 import type { RunMetrics } from './run-metrics.ts';
 
@@ -26,20 +26,42 @@ const FIRST_RETRY_MS = 250;
 const LONGEST_RETRY_MS = 2_000;
 const POLL_MS = 50;
 
+/** An order or algo order that protects a position leg (reduce-only, a hedge leg's close, a take-profit / stop-loss). */
+export interface ProtectiveAtStop {
+  /** Its clientOrderId or clientAlgoOrderId. */
+  readonly ref: string;
+  readonly sym: string;
+  /** The leg it protects. */
+  readonly positionSide: PositionSide;
+}
+
 /** What the cancels at stop achieved. */
 export interface StopCancelOutcome {
   /** How many times the cancels were sent. */
   readonly attempts: number;
   /** References of the orders and algo orders that may still be open on the venue (none: all cancelled). */
   readonly leftOpen: readonly string[];
+  /** The protective orders of open positions left working on purpose (`shutdown.keepProtectiveOrders`), as open at the end. */
+  readonly kept: readonly ProtectiveAtStop[];
+  /** The protective orders of positions open at the time that were cancelled (`shutdown.keepProtectiveOrders` false). */
+  readonly unprotected: readonly ProtectiveAtStop[];
 }
+
+/** An order as a stopping session's record holds it: enough to cancel it and to tell whether it protects a position. */
+export type OrderAtStop = Pick<Order, 'sym' | 'clientOrderId' | 'side' | 'positionSide' | 'reduceOnly'>;
 
 /** What a stopping session's record says is open on the venue, or on its way there. */
 export interface OpenAtStopRecord {
   /** Orders the venue still holds open, by the session's own record. */
-  readonly openOrders: () => readonly { readonly sym: string; readonly clientOrderId: string }[];
+  readonly openOrders: () => readonly OrderAtStop[];
   /** Commands sent whose outcome is not known yet: an order among them may be live a moment later. */
   readonly inFlight: () => readonly InFlightCommand[];
+  /**
+   * Keep the protective orders of the positions open at each attempt (`shutdown.keepProtectiveOrders`):
+   * reduce-only orders, a hedge leg's closing orders and take-profit / stop-loss algo orders that
+   * trade against an open leg. Those of a flat leg are cancelled like the others.
+   */
+  readonly keepProtective: boolean;
 }
 
 /**
@@ -61,15 +83,18 @@ export async function awaitInFlightOnStop(
 }
 
 /**
- * Cancels every open order and algo order of a stopping session (`shutdown.cancelAllOrders`),
- * the strategies' own and those the session found on the venue at startup: one cancelOrders
- * intent per sym with open orders and one cancelAlgoOrder per open algo order (whose answer
- * says it is gone), through the risk gate. What is still open is cancelled again, with backoff
- * (250 ms doubling to 2 s), until nothing is open or `timeoutMs` has passed: a venue that cannot
- * be reached for a moment does not leave orders working. Commands still in flight are waited
- * for within the same time, and an order or algo order they turn out to have placed is
- * cancelled like the others.
- * @param kernel - the stopped kernel (its state lists the open algo orders)
+ * Cancels the open orders and algo orders of a stopping session (`shutdown.cancelAllOrders`),
+ * the strategies' own and those the session found on the venue at startup, all but the
+ * protective orders of open positions when `record.keepProtective` says so (so a position the
+ * session leaves open keeps its stop-loss): one cancelOrders intent per sym with open orders (the
+ * whole sym, or the listed orders when some on it are kept) and one cancelAlgoOrder per open algo
+ * order (whose answer says it is gone), through the risk gate. What is still open is cancelled
+ * again, with backoff (250 ms doubling to 2 s), until nothing is open or `timeoutMs` has passed:
+ * a venue that cannot be reached for a moment does not leave orders working. Commands still in
+ * flight are waited for within the same time, and an order or algo order they turn out to have
+ * placed is cancelled like the others. Which orders protect an open leg is judged at each
+ * attempt, on the kernel's positions then.
+ * @param kernel - the stopped kernel (its state lists the open algo orders and the positions)
  * @param gate - the session's risk gate
  * @param execution - where approved commands go, and its User Data
  * @param record - the open orders and the commands in flight, by the session's own record
@@ -85,7 +110,19 @@ export async function cancelOpenOrdersOnStop(
   timeoutMs: number,
   clock: StopClock = REAL,
 ): Promise<StopCancelOutcome> {
-  const { openOrders, inFlight } = record;
+  const { inFlight, keepProtective } = record;
+  const judge = new UnprotectiveOrders((sym, leg) => kernel.state.positionQty(sym, leg));
+  const unprotected = new Map<string, ProtectiveAtStop>();
+  // Protective orders of an open leg: kept, or (keepProtective false) noted as they are cancelled.
+  const protective = (order: OrderAtStop | AlgoOrder, isProtective: boolean): boolean => {
+    if (!isProtective) return false;
+    if (keepProtective) return true;
+    const ref = 'clientOrderId' in order ? order.clientOrderId : order.clientAlgoOrderId;
+    unprotected.set(ref, { ref, sym: order.sym, positionSide: order.positionSide });
+    return false;
+  };
+  const allOpenOrders = record.openOrders;
+  const openOrders = () => allOpenOrders().filter((o) => !protective(o, !judge.order(o)));
   // Algo orders the venue said are gone (an update that is no longer NEW, or its refusal of the cancel).
   const gone = new Set<string>();
   const algoTargets = new Map<string, string>();
@@ -101,7 +138,8 @@ export async function cancelOpenOrdersOnStop(
     const target = event.kind === 'commandRejected' ? algoTargets.get(event.ref) : undefined;
     if (target !== undefined && event.kind === 'commandRejected' && event.code > 0) gone.add(target);
   });
-  const openAlgos = () => algos.filter((a) => !gone.has(a.clientAlgoOrderId));
+  const allOpenAlgos = () => algos.filter((a) => !gone.has(a.clientAlgoOrderId));
+  const openAlgos = () => allOpenAlgos().filter((a) => !protective(a, !judge.algoOrder(a)));
   const nothingOpen = () => openOrders().length === 0 && openAlgos().length === 0;
   const done = () => nothingOpen() && inFlight().length === 0;
   const deadline = clock.now() + timeoutMs;
@@ -113,9 +151,24 @@ export async function cancelOpenOrdersOnStop(
     }
     attempts++;
     const suffix = attempts === 1 ? '' : `-${attempts}`;
-    const syms = new Set(openOrders().map((o) => o.sym));
+    const toCancel = openOrders();
+    const cancelling = new Set(toCancel.map((o) => o.clientOrderId));
+    // A sym with a kept order on it gets the list of the others; any other sym, the whole sym.
+    const keepsSome = new Set(
+      allOpenOrders().flatMap((o) => (cancelling.has(o.clientOrderId) ? [] : [o.sym])),
+    );
+    const bySym = new Map<string, string[]>();
+    for (const order of toCancel)
+      bySym.set(order.sym, [...(bySym.get(order.sym) ?? []), order.clientOrderId]);
     const intents: Intent[] = [
-      ...[...syms].map((sym): Intent => ({ kind: 'cancelOrders', ref: `keel-stop-${sym}${suffix}`, sym })),
+      ...[...bySym].map(
+        ([sym, targets]): Intent => ({
+          kind: 'cancelOrders',
+          ref: `keel-stop-${sym}${suffix}`,
+          sym,
+          ...(keepsSome.has(sym) ? { targets } : {}),
+        }),
+      ),
       ...openAlgos().map((algo, i): Intent => {
         const ref = `keel-stop-algo-${i + 1}${suffix}`;
         algoTargets.set(ref, algo.clientAlgoOrderId);
@@ -133,9 +186,38 @@ export async function cancelOpenOrdersOnStop(
     while (!done() && clock.now() < retryAt) await clock.sleep(POLL_MS);
   }
   answers.unsubscribe();
+  const leftOpen = [
+    ...openOrders().map((o) => o.clientOrderId),
+    ...openAlgos().map((a) => a.clientAlgoOrderId),
+  ];
+  const stillOpen = new Set(leftOpen);
+  const kept = keepProtective
+    ? [
+        ...allOpenOrders().map((o) => ({ ref: o.clientOrderId, sym: o.sym, positionSide: o.positionSide })),
+        ...allOpenAlgos().map((a) => ({
+          ref: a.clientAlgoOrderId,
+          sym: a.sym,
+          positionSide: a.positionSide,
+        })),
+      ].filter((p) => !stillOpen.has(p.ref))
+    : [];
+  return { attempts, leftOpen, kept, unprotected: [...unprotected.values()] };
+}
+
+/**
+ * The outcome of the cancels at stop, sent again once the strategies' closes are in (a leg they
+ * took flat leaves its protective orders nothing to protect, so those go then).
+ * @param first - the cancels before the closes
+ * @param second - the cancels after them
+ * @returns attempts of both, what the second left open and kept, what either cancelled unprotecting
+ */
+export function afterClosesOutcome(first: StopCancelOutcome, second: StopCancelOutcome): StopCancelOutcome {
+  const unprotected = new Map([...first.unprotected, ...second.unprotected].map((p) => [p.ref, p]));
   return {
-    attempts,
-    leftOpen: [...openOrders().map((o) => o.clientOrderId), ...openAlgos().map((a) => a.clientAlgoOrderId)],
+    attempts: first.attempts + second.attempts,
+    leftOpen: second.leftOpen,
+    kept: second.kept,
+    unprotected: [...unprotected.values()],
   };
 }
 

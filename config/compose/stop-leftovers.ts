@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Position } from '../../core/model/index.ts';
-import { type StopCancelOutcome, stopCancelWarning } from './cancel-on-stop.ts';
+import { type ProtectiveAtStop, type StopCancelOutcome, stopCancelWarning } from './cancel-on-stop.ts';
 import type { InFlightCommand } from './in-flight-commands.ts';
 
 /** What a stopped session leaves on the venue, for its summary and result. */
@@ -31,8 +31,9 @@ export interface UnansweredAtStop {
  * What a stopping session left on the venue: a warning (logged at error) naming the commands
  * whose fate is unknown (sent, never answered before the stop gave up waiting: an order among
  * them may be live); with `shutdown.cancelAllOrders`, a warning naming the orders its cancels
- * could not cancel; without, a note of the orders, algo orders, positions and commands of unknown
- * fate left as configured.
+ * could not cancel, a note of the positions left open and the protective orders kept for them,
+ * and a warning of those left without theirs (`shutdown.keepProtectiveOrders` false); without, a
+ * note of the orders, algo orders, positions and commands of unknown fate left as configured.
  * @param cancelled - what the cancels at stop achieved, or undefined when none were asked for
  * @param open - the orders, algo orders, positions and unanswered commands at the end, by the session's record
  * @param timeoutMs - `shutdown.timeoutMs`, named in the warnings
@@ -52,13 +53,20 @@ export function stopLeftovers(
     logger.error({ fateUnknown: unknown.map((c) => c.ref) }, warning);
     warnings.push(warning);
   }
+  const positions = [...open.positions].filter((p) => !p.positionQty.isZero());
   if (cancelled !== undefined) {
     const warning = stopCancelWarning(cancelled, timeoutMs);
-    if (warning === undefined) return { warnings, notes: [] };
-    logger.error({ leftOpen: cancelled.leftOpen, attempts: cancelled.attempts }, warning);
-    return { warnings: [...warnings, warning], notes: [] };
+    if (warning !== undefined) {
+      logger.error({ leftOpen: cancelled.leftOpen, attempts: cancelled.attempts }, warning);
+      warnings.push(warning);
+    }
+    const unprotected = unprotectedWarning(positions, cancelled.unprotected);
+    if (unprotected !== undefined) {
+      logger.warn(unprotected);
+      warnings.push(unprotected);
+    }
+    return { warnings, notes: positionsNote(positions, cancelled.kept) };
   }
-  const positions = [...open.positions].filter((p) => !p.positionQty.isZero());
   const parts = [
     countOf(
       open.orders.length,
@@ -66,9 +74,7 @@ export function stopLeftovers(
       open.orders.map((o) => o.clientOrderId),
     ),
     countOf(open.algoRefs.length, 'algo order', open.algoRefs),
-    positions.length === 0
-      ? ''
-      : `positions ${positions.map((p) => `${p.sym} ${p.positionSide === 'NONE' ? '' : `${p.positionSide} `}${p.positionQty.toFixed()}`).join(', ')}`,
+    positions.length === 0 ? '' : `positions ${positions.map(positionLabel).join(', ')}`,
     unknown.length === 0
       ? ''
       : `${countOf(
@@ -97,6 +103,47 @@ function unansweredWarning(unanswered: UnansweredAtStop, timeoutMs: number): str
       .map((c) => `${c.ref} (${c.kind})`)
       .join(', ') + (n > 10 ? `, and ${n - 10} more` : '');
   return `${n} command${n === 1 ? '' : 's'} sent before the stop ${n === 1 ? 'has' : 'have'} no answer from the venue: ${shown} (fate unknown: looked up until ${new Date(lookedUpUntil).toISOString()}, shutdown.timeoutMs ${timeoutMs} ms; ${n === 1 ? 'it' : 'they'} may have taken effect: check the venue's open orders, algo orders and loans)`;
+}
+
+/** A position as the notes name it: sym, leg (in BOTH mode) and signed quantity. */
+function positionLabel(p: Position): string {
+  return `${p.sym} ${p.positionSide === 'NONE' ? '' : `${p.positionSide} `}${p.positionQty.toFixed()}`;
+}
+
+/** The protective orders of a position leg, among those given. */
+function protectiveOf(p: Position, orders: readonly ProtectiveAtStop[]): string[] {
+  return orders.filter((o) => o.sym === p.sym && o.positionSide === p.positionSide).map((o) => o.ref);
+}
+
+/**
+ * The note of positions a stop that cancelled the orders left open (it closes none), each with
+ * the protective orders kept for it (`shutdown.keepProtectiveOrders`).
+ */
+function positionsNote(positions: readonly Position[], kept: readonly ProtectiveAtStop[]): string[] {
+  if (positions.length === 0) return [];
+  const shown = positions.map((p) => {
+    const refs = protectiveOf(p, kept);
+    return refs.length === 0 ? positionLabel(p) : `${positionLabel(p)} (kept ${refs.join(', ')})`;
+  });
+  return [
+    `left open on the venue: positions ${shown.join(', ')} (shutdown.cancelAllOrders cancels orders, not positions; shutdown.keepProtectiveOrders keeps their take-profit / stop-loss and reduce-only orders)`,
+  ];
+}
+
+/**
+ * The warning of positions left open whose protective orders the stop cancelled
+ * (`shutdown.keepProtectiveOrders` false): they now trade without their stop-loss.
+ */
+function unprotectedWarning(
+  positions: readonly Position[],
+  unprotected: readonly ProtectiveAtStop[],
+): string | undefined {
+  const bare = positions.flatMap((p) => {
+    const refs = protectiveOf(p, unprotected);
+    return refs.length === 0 ? [] : [`${positionLabel(p)} (cancelled ${refs.join(', ')})`];
+  });
+  if (bare.length === 0) return undefined;
+  return `position${bare.length === 1 ? '' : 's'} left open on the venue without ${bare.length === 1 ? 'its' : 'their'} protective orders, cancelled at stop as shutdown.keepProtectiveOrders is false: ${bare.join(', ')}`;
 }
 
 function countOf(n: number, noun: string, refs: readonly string[]): string {

@@ -386,13 +386,12 @@ export class UserDataJournal {
 
   /**
    * Orders the venue still holds open, by the session's own record (the kernel has stopped listening).
-   * @returns their syms and references, in first-seen order
+   * @returns the orders, in first-seen order
    */
-  openOrders(): { readonly sym: string; readonly clientOrderId: string }[] {
-    const open: { sym: string; clientOrderId: string }[] = [];
+  openOrders(): Order[] {
+    const open: Order[] = [];
     for (const order of this.orders.openOrders())
-      if (['NEW', 'OPEN', 'PARTIALLY_FILLED'].includes(order.orderState))
-        open.push({ sym: order.sym, clientOrderId: order.clientOrderId });
+      if (['NEW', 'OPEN', 'PARTIALLY_FILLED'].includes(order.orderState)) open.push(order);
     return open;
   }
 }

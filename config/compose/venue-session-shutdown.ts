@@ -6,7 +6,7 @@ import { type Dec, type Loan, ZERO } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
 import { EXIT } from '../cli/exit-codes.ts';
 import type { AttachedLegLookups } from './attached-legs.ts';
-import { awaitInFlightOnStop, cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
+import { afterClosesOutcome, awaitInFlightOnStop, cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import { awaitClosesOnStop } from './closes-on-stop.ts';
 import type { InFlightCommands } from './in-flight-commands.ts';
 import type { RunMetrics } from './run-metrics.ts';
@@ -144,19 +144,27 @@ async function stopAndReport(
   // Orders still on their way are waited for (their ack, or the client's lookup of a lost one)
   // before anything is cancelled or closed: the venue may book them a moment later.
   const inFlight = () => session.inFlight.pending();
-  const cancelled = config.shutdown.cancelAllOrders
-    ? await cancelOpenOrdersOnStop(
-        kernel,
-        session.gate,
-        live.execution,
-        { openOrders: () => journal.openOrders(), inFlight },
-        deadline.left(),
-      )
+  const { cancelAllOrders, keepProtectiveOrders } = config.shutdown;
+  const cancelOpen = () =>
+    cancelOpenOrdersOnStop(
+      kernel,
+      session.gate,
+      live.execution,
+      { openOrders: () => journal.openOrders(), inFlight, keepProtective: keepProtectiveOrders },
+      deadline.left(),
+    );
+  const beforeCloses = cancelAllOrders
+    ? await cancelOpen()
     : await awaitInFlightOnStop(inFlight, deadline.left()).then(() => undefined);
   const unanswered = { commands: inFlight(), lookedUpUntil: Date.now() };
   // A close's order and fill come after its reply (one from onStop too): the stopped kernel folds
   // them, its strategy's, before the equity, positions and fills are read.
   await awaitClosesOnStop(kernel, deadline.left());
+  // A leg the closes took flat leaves the protective orders kept for it nothing to protect.
+  const cancelled =
+    beforeCloses !== undefined && keepProtectiveOrders
+      ? afterClosesOutcome(beforeCloses, await cancelOpen())
+      : beforeCloses;
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, Math.min(200, deadline.left())));
   const endTs = options.sessionClock();

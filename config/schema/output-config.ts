@@ -46,7 +46,13 @@ export const shutdownConfigSchema = z.strictObject({
     .boolean()
     .default(false)
     .describe(
-      "Cancel every open order and algo order before exiting: the strategies' own and those the session found on the venue at startup.",
+      "Cancel every open order and algo order before exiting: the strategies' own and those the session found on the venue at startup (but see keepProtectiveOrders).",
+    ),
+  keepProtectiveOrders: z
+    .boolean()
+    .default(true)
+    .describe(
+      "With cancelAllOrders, keep the orders that protect a position the session leaves open: reduce-only orders, a hedge leg's closing orders and take-profit / stop-loss algo orders that trade against an open position, so the position keeps its stop-loss; those of a position that is flat by the end are cancelled. The summary names what was kept. false cancels them too, and warns of each position left open without them.",
     ),
   timeoutMs: z
     .int()

@@ -20,7 +20,7 @@ export class UnprotectiveOrders {
    * @param order - a resting order (or one on its way to the venue)
    * @returns true when it is to be cancelled: it does not protect an open position
    */
-  order(order: Order): boolean {
+  order(order: Pick<Order, 'sym' | 'side' | 'positionSide' | 'reduceOnly'>): boolean {
     return !(onlyReducesPosition(order) && this.#protectsOpenLeg(order));
   }
 

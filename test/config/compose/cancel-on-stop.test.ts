@@ -1,16 +1,24 @@
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  afterClosesOutcome,
   awaitInFlightOnStop,
   cancelOpenOrdersOnStop,
+  type OrderAtStop,
   type StopClock,
   stopCancelWarning,
 } from '../../../config/compose/cancel-on-stop.ts';
 import { RunMetrics } from '../../../config/compose/run-metrics.ts';
 import type { Intent, UserEvent } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
+import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
 import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
-import { BTC, ETH } from '../../kit/kernel-events.ts';
+import { aPositionUpdate, BTC, ETH } from '../../kit/kernel-events.ts';
+
+/** An open order as a session's record holds it: a plain BUY unless `fields` say otherwise. */
+function anOpen(sym: string, clientOrderId: string, fields: Partial<OrderAtStop> = {}): OrderAtStop {
+  return { sym, clientOrderId, side: 'BUY', positionSide: 'NONE', reduceOnly: false, ...fields };
+}
 
 /** A clock that moves only when the code under test sleeps. */
 function steppedClock(): StopClock & { slept: number } {
@@ -33,11 +41,7 @@ function steppedClock(): StopClock & { slept: number } {
  */
 function flakyVenue(unreachableFor: number) {
   const events = new Subject<UserEvent>();
-  let open = [
-    { sym: BTC, clientOrderId: 'mm-t1-1' },
-    { sym: BTC, clientOrderId: 'mm-t1-2' },
-    { sym: ETH, clientOrderId: 'old-1' },
-  ];
+  let open = [anOpen(BTC, 'mm-t1-1'), anOpen(BTC, 'mm-t1-2'), anOpen(ETH, 'old-1')];
   const sent: string[] = [];
   const execution = {
     events: events.asObservable(),
@@ -71,7 +75,7 @@ function stopping(unreachableFor: number, timeoutMs: number) {
     kernel,
     gate,
     venue.execution,
-    { openOrders: venue.open, inFlight: () => [] },
+    { openOrders: venue.open, inFlight: () => [], keepProtective: true },
     timeoutMs,
     clock,
   );
@@ -81,7 +85,7 @@ function stopping(unreachableFor: number, timeoutMs: number) {
 describe('cancelling every order at stop', () => {
   it('tries again, with backoff, while the venue cannot be reached, until everything is cancelled', async () => {
     const { venue, outcome } = stopping(4, 10_000);
-    expect(await outcome).toEqual({ attempts: 3, leftOpen: [] });
+    expect(await outcome).toEqual({ attempts: 3, leftOpen: [], kept: [], unprotected: [] });
     expect(venue.sent).toEqual([
       `keel-stop-${BTC}`,
       `keel-stop-${ETH}`,
@@ -113,13 +117,109 @@ describe('cancelling every order at stop', () => {
       kernel,
       gate,
       { events, submit: (c) => sent.push(c) },
-      { openOrders: () => [], inFlight: () => [] },
+      { openOrders: () => [], inFlight: () => [], keepProtective: true },
       1_000,
       steppedClock(),
     );
-    expect(result).toEqual({ attempts: 0, leftOpen: [] });
+    expect(result).toEqual({ attempts: 0, leftOpen: [], kept: [], unprotected: [] });
     expect(stopCancelWarning(result, 1_000)).toBeUndefined();
     expect(sent).toEqual([]);
+  });
+});
+
+describe('the protective orders of open positions at stop', () => {
+  /**
+   * A long BTC position (`long` qty), with a reduce-only SELL stop and a plain BUY on BTC, a
+   * reduce-only SELL on flat ETH, a take-profit / stop-loss algo order and a BUY trigger on BTC;
+   * the venue cancels what it is asked to.
+   */
+  function protectedLong(keepProtective: boolean, long = '0.5') {
+    const { kernel, port } = aRecordingKernelRig([]);
+    port.emit(aPositionUpdate(1, long));
+    const algos = [
+      anAlgoOrder({ clientAlgoOrderId: 'tpsl-4', algoOrderType: 'TP_SL', reduceOnly: false }),
+      anAlgoOrder({ clientAlgoOrderId: 'trigger-5', side: 'BUY', reduceOnly: false }),
+    ];
+    for (const algo of algos) port.emit(anAlgoOrderUpdate(algo));
+    const events = new Subject<UserEvent>();
+    let open = [
+      anOpen(BTC, 'sl-1', { side: 'SELL', reduceOnly: true }),
+      anOpen(BTC, 'entry-2'),
+      anOpen(ETH, 'ro-3', { side: 'SELL', reduceOnly: true }),
+    ];
+    const sent: Intent[] = [];
+    const execution = {
+      events: events.asObservable(),
+      submit(command: never) {
+        const intent = (command as { intent: Intent }).intent;
+        sent.push(intent);
+        if (intent.kind === 'cancelOrders')
+          open = open.filter(
+            (o) =>
+              o.sym !== intent.sym ||
+              (intent.targets !== undefined && !intent.targets.includes(o.clientOrderId)),
+          );
+        const algo = algos.find(
+          (a) => intent.kind === 'cancelAlgoOrder' && a.clientAlgoOrderId === intent.target,
+        );
+        if (algo !== undefined) events.next(anAlgoOrderUpdate({ ...algo, state: 'CANCELLED' }));
+      },
+    };
+    const gate = new RunMetrics(() => 0).timingGate(new RiskGate());
+    const record = { openOrders: () => open, inFlight: () => [], keepProtective };
+    const cancel = () => cancelOpenOrdersOnStop(kernel, gate, execution, record, 5_000, steppedClock());
+    return { kernel, port, sent, open: () => open, cancel };
+  }
+
+  /** What a cancel at stop asked for: [sym, the listed orders] of a cancelOrders, the target of a cancelAlgoOrder. */
+  const cancelled = (intent: Intent) =>
+    intent.kind === 'cancelOrders'
+      ? [intent.sym, intent.targets]
+      : intent.kind === 'cancelAlgoOrder'
+        ? intent.target
+        : intent.kind;
+
+  it('keeps the stop-loss of an open position and cancels the rest, listing the others on its sym', async () => {
+    const rig = protectedLong(true);
+    const result = await rig.cancel();
+    expect(rig.sent.map(cancelled)).toEqual([[BTC, ['entry-2']], [ETH, undefined], 'trigger-5']);
+    expect(rig.open().map((o) => o.clientOrderId)).toEqual(['sl-1']);
+    expect(result).toEqual({
+      attempts: 1,
+      leftOpen: [],
+      kept: [
+        { ref: 'sl-1', sym: BTC, positionSide: 'NONE' },
+        { ref: 'tpsl-4', sym: BTC, positionSide: 'NONE' },
+      ],
+      unprotected: [],
+    });
+  });
+
+  it('cancels it too when the position is flat by then', async () => {
+    const rig = protectedLong(true, '0');
+    const result = await rig.cancel();
+    expect(rig.open()).toEqual([]);
+    expect(result.kept).toEqual([]);
+  });
+
+  it('cancels it when asked not to keep it, naming it as left unprotected', async () => {
+    const rig = protectedLong(false);
+    const result = await rig.cancel();
+    expect(rig.sent.map(cancelled)).toEqual([[BTC, undefined], [ETH, undefined], 'tpsl-4', 'trigger-5']);
+    expect(rig.open()).toEqual([]);
+    expect(result.unprotected).toEqual([
+      { ref: 'sl-1', sym: BTC, positionSide: 'NONE' },
+      { ref: 'tpsl-4', sym: BTC, positionSide: 'NONE' },
+    ]);
+  });
+
+  it('cancels, after the closes, what was kept for a position they took flat', async () => {
+    const rig = protectedLong(true);
+    const first = await rig.cancel();
+    rig.port.emit(aPositionUpdate(2, '0'));
+    const outcome = afterClosesOutcome(first, await rig.cancel());
+    expect(rig.open()).toEqual([]);
+    expect(outcome).toEqual({ attempts: 2, leftOpen: [], kept: [], unprotected: [] });
   });
 });
 
@@ -131,8 +231,9 @@ describe('orders still in flight at stop', () => {
     return {
       cancelled,
       record: {
-        openOrders: () => (acked() && !cancelled.value ? [{ sym: BTC, clientOrderId: 'mm-t1-9' }] : []),
+        openOrders: () => (acked() && !cancelled.value ? [anOpen(BTC, 'mm-t1-9')] : []),
         inFlight: () => (acked() ? [] : [{ ref: 'mm-t1-9', kind: 'placeOrder' as const, sentAt: 900 }]),
+        keepProtective: true,
       },
     };
   }
@@ -152,7 +253,7 @@ describe('orders still in flight at stop', () => {
       },
     };
     const result = await cancelOpenOrdersOnStop(kernel, gate, execution, order.record, 10_000, clock);
-    expect(result).toEqual({ attempts: 1, leftOpen: [] });
+    expect(result).toEqual({ attempts: 1, leftOpen: [], kept: [], unprotected: [] });
     expect(sent).toEqual([`keel-stop-${BTC}`]);
     expect(clock.now()).toBeGreaterThanOrEqual(7_000);
   });
@@ -164,7 +265,7 @@ describe('orders still in flight at stop', () => {
     const gate = new RunMetrics(() => 0).timingGate(new RiskGate());
     const execution = { events: new Subject<UserEvent>(), submit: () => {} };
     const result = await cancelOpenOrdersOnStop(kernel, gate, execution, order.record, 2_000, clock);
-    expect(result).toEqual({ attempts: 0, leftOpen: [] });
+    expect(result).toEqual({ attempts: 0, leftOpen: [], kept: [], unprotected: [] });
     expect(clock.slept).toBe(2_000);
     expect(order.record.inFlight()).toHaveLength(1);
   });
@@ -174,7 +275,7 @@ describe('orders still in flight at stop', () => {
     const order = inFlightOrder(clock, 1_500);
     await awaitInFlightOnStop(order.record.inFlight, 10_000, clock);
     expect(clock.slept).toBe(1_500);
-    expect(order.record.openOrders()).toEqual([{ sym: BTC, clientOrderId: 'mm-t1-9' }]);
+    expect(order.record.openOrders()).toEqual([anOpen(BTC, 'mm-t1-9')]);
   });
 });
 

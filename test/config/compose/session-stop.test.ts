@@ -65,6 +65,60 @@ describe('what a stopped session left on the venue', () => {
     });
   });
 
+  it('notes the positions the cancels left open, with the protective orders kept for them', () => {
+    const left = stopLeftovers(
+      {
+        attempts: 1,
+        leftOpen: [],
+        kept: [{ ref: 'sl-1', sym: 'BINANCE_PERP_BTC_USDT', positionSide: 'NONE' }],
+        unprotected: [],
+      },
+      {
+        orders: [],
+        algoRefs: [],
+        positions: [
+          position('BINANCE_PERP_BTC_USDT', '0.06', 'NONE'),
+          position('BINANCE_PERP_ETH_USDT', '-1', 'NONE'),
+        ],
+      },
+      10_000,
+      logger,
+    );
+    expect(left).toEqual({
+      warnings: [],
+      notes: [
+        'left open on the venue: positions BINANCE_PERP_BTC_USDT 0.06 (kept sl-1), BINANCE_PERP_ETH_USDT -1 (shutdown.cancelAllOrders cancels orders, not positions; shutdown.keepProtectiveOrders keeps their take-profit / stop-loss and reduce-only orders)',
+      ],
+    });
+  });
+
+  it('warns of a position left open whose protective orders the cancels took (keepProtectiveOrders false)', () => {
+    const left = stopLeftovers(
+      {
+        attempts: 1,
+        leftOpen: [],
+        kept: [],
+        unprotected: [
+          { ref: 'sl-1', sym: 'BINANCE_PERP_BTC_USDT', positionSide: 'LONG' },
+          { ref: 'sl-2', sym: 'BINANCE_PERP_ETH_USDT', positionSide: 'NONE' },
+        ],
+      },
+      {
+        orders: [],
+        algoRefs: [],
+        positions: [
+          position('BINANCE_PERP_BTC_USDT', '0.06', 'LONG'),
+          position('BINANCE_PERP_ETH_USDT', '0', 'NONE'),
+        ],
+      },
+      10_000,
+      logger,
+    );
+    expect(left.warnings).toEqual([
+      'position left open on the venue without its protective orders, cancelled at stop as shutdown.keepProtectiveOrders is false: BINANCE_PERP_BTC_USDT LONG 0.06 (cancelled sl-1)',
+    ]);
+  });
+
   it('says nothing when nothing is left', () => {
     expect(stopLeftovers(undefined, { orders: [], algoRefs: [], positions: [] }, 10_000, logger)).toEqual({
       warnings: [],
@@ -74,7 +128,7 @@ describe('what a stopped session left on the venue', () => {
 
   it('warns about orders the cancels at stop could not cancel', () => {
     const left = stopLeftovers(
-      { attempts: 6, leftOpen: ['a-1'] },
+      { attempts: 6, leftOpen: ['a-1'], kept: [], unprotected: [] },
       { orders: [], algoRefs: [], positions: [] },
       10_000,
       logger,
@@ -99,7 +153,7 @@ describe('commands whose fate is unknown at stop', () => {
 
   it('are named in a warning after cancels that cancelled everything else', () => {
     const left = stopLeftovers(
-      { attempts: 1, leftOpen: [] },
+      { attempts: 1, leftOpen: [], kept: [], unprotected: [] },
       { orders: [], algoRefs: [], positions: [], unanswered },
       10_000,
       logger,

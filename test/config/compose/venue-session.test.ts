@@ -47,7 +47,7 @@ describe('a live session against the venue', () => {
     expect((outcome.notes ?? []).filter((note) => note.includes('algo order'))).toEqual([]);
   }, 30_000);
 
-  it('starts its strategies on the book the venue holds, and cancels every order and algo order at shutdown', async () => {
+  it('starts its strategies on the book the venue holds, and at shutdown cancels every order and algo order but the stop of the position it leaves open', async () => {
     const rig = await newRig();
     await new Promise((r) => setTimeout(r, 300));
     const pre = [
@@ -84,16 +84,29 @@ describe('a live session against the venue', () => {
     expect(pre.map((reply) => reply.body.code)).toEqual([0, 0, 0]);
     const probe = globalThis as { startupProbe?: string[] };
     probe.startupProbe = [];
-    await rig.run({
-      strategies: `  - { id: probe, use: ${JSON.stringify(STARTUP_PROBE)}, params: { sym: ${SESSION_SYM} } }`,
-      durationSec: 1.5,
-      extra: 'shutdown: { cancelAllOrders: true }\n',
+    const run = (extra: string) =>
+      rig.run({
+        strategies: `  - { id: probe, use: ${JSON.stringify(STARTUP_PROBE)}, params: { sym: ${SESSION_SYM} } }`,
+        durationSec: 1.5,
+        extra,
+      });
+    const open = async () => ({
+      orders: (await rig.rest('GET', '/api/v1/trading/orders', {})).body.data,
+      algos: (
+        (await rig.rest('GET', '/api/v1/algo/openOrders', {})).body.data as { clientAlgoOrderId: string }[]
+      ).map((a) => a.clientAlgoOrderId),
     });
+    const kept = await run('shutdown: { cancelAllOrders: true }\n');
     expect(probe.startupProbe).toEqual(['onStart netQty=0.02']);
-    const openOrders = await rig.rest('GET', '/api/v1/trading/orders', {});
-    const openAlgos = await rig.rest('GET', '/api/v1/algo/openOrders', {});
-    expect(openOrders.body.data).toEqual([]);
-    expect(openAlgos.body.data).toEqual([]);
+    expect(await open()).toEqual({ orders: [], algos: ['old-stop'] });
+    expect(kept.notes).toContain(
+      `left open on the venue: positions ${SESSION_SYM} 0.02 (kept old-stop) (shutdown.cancelAllOrders cancels orders, not positions; shutdown.keepProtectiveOrders keeps their take-profit / stop-loss and reduce-only orders)`,
+    );
+    const bare = await run('shutdown: { cancelAllOrders: true, keepProtectiveOrders: false }\n');
+    expect(await open()).toEqual({ orders: [], algos: [] });
+    expect(bare.result.meta.warnings).toContain(
+      `position left open on the venue without its protective orders, cancelled at stop as shutdown.keepProtectiveOrders is false: ${SESSION_SYM} 0.02 (cancelled old-stop)`,
+    );
   }, 30_000);
 
   it('reconciles once at startup: one snapshot of orders, algo orders, positions and account, folded before onStart', async () => {
