@@ -28,6 +28,14 @@ export class OrderRejections {
   private firstLoanRefusal: string | undefined;
 
   /**
+   * Counts the orders placed from now: those seen so far (the open orders the first reconciliation
+   * found on the venue, before the strategies started) were placed before the session.
+   */
+  startTrading(): void {
+    this.placed = 0;
+  }
+
+  /**
    * Takes one order update the session's journal took (a duplicate or stale one never reaches it).
    * @param order - the order as the venue (or the adapter refusing it) reported it
    * @param before - the order's state before this update, undefined when first seen

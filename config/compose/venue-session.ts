@@ -269,6 +269,7 @@ async function startAndRunVenueSession(
   }
   // The holdings the venue reported so far are where they start: the session's fills explain the rest.
   journal.holdingSpends.startTrading();
+  journal.rejections.startTrading();
   // The first reconciliation is folded before onStart (as NautilusTrader does): a strategy
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();

@@ -36,6 +36,18 @@ describe('order rejections of a session', () => {
     );
   });
 
+  it('count out the open orders the session found on the venue before it started trading', () => {
+    const rejections = new OrderRejections();
+    rejections.observe(anOrder({ clientOrderId: 'found-1', orderState: 'OPEN' }), undefined);
+    rejections.observe(anOrder({ clientOrderId: 'found-2', orderState: 'OPEN' }), undefined);
+    rejections.startTrading();
+    rejections.observe(anOrder({ clientOrderId: 'a', orderState: 'NEW' }), undefined);
+    rejections.observe(rejected('b', '401023: insufficient margin'), undefined);
+    expect(rejections.warning()).toBe(
+      'the venue rejected 1 of the 2 orders placed; the first: BINANCE_PERP_BTC_USDT BUY b: 401023: insufficient margin',
+    );
+  });
+
   it('count the orders Keel ended as rejected itself (code keel) apart from the venue’s rejections', () => {
     const rejections = new OrderRejections();
     for (const ref of ['a', 'b', 'c'])

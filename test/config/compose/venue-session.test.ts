@@ -47,6 +47,31 @@ describe('a live session against the venue', () => {
     expect((outcome.notes ?? []).filter((note) => note.includes('algo order'))).toEqual([]);
   }, 30_000);
 
+  it('counts out of the orders placed, in its rejection warning, the open orders it found on the venue', async () => {
+    const rig = await newRig();
+    await new Promise((r) => setTimeout(r, 300));
+    const found = await rig.rest('POST', '/api/v1/trading/order', {
+      sym: SESSION_SYM,
+      side: 'BUY',
+      orderType: 'LIMIT',
+      orderQty: '0.01',
+      limitPrice: '1000',
+      timeInForce: 'GTC',
+      clientOrderId: 'old-rest',
+    });
+    expect(found.body.code).toBe(0);
+    const outcome = await rig.run({
+      strategies: `  - { id: buy, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${SESSION_SYM}, qty: 100 } }`,
+      durationSec: 1.5,
+      extra: 'risk: { maxNotionalPerOrder: 100000000 }\n',
+    });
+    expect(outcome.result.meta.warnings?.filter((w) => w.includes('rejected'))).toEqual([
+      expect.stringMatching(
+        /^the venue rejected every order placed \(1 of 1\), so nothing could fill; the first: .* buy-/,
+      ),
+    ]);
+  }, 30_000);
+
   it('starts its strategies on the book the venue holds, and at shutdown cancels every order and algo order but the stop of the position it leaves open', async () => {
     const rig = await newRig();
     await new Promise((r) => setTimeout(r, 300));
