@@ -38,18 +38,18 @@ const KEEL_PROVIDED =
  * ES module read as CommonJS, a CommonJS `require` of what Keel provides (only ES `import`s are
  * resolved to Keel's copies), and a relative import of Keel's source copied from an example.
  * @param message - the loader's error message
- * @returns ` (hint: ...)`, or '' when the message says nothing known
+ * @returns the advice, or undefined when the message says nothing known
  */
-function loadHint(message: string): string {
+function loadAdvice(message: string): string | undefined {
   // Node reads a .js file outside a "type": "module" package as CommonJS, and says so obscurely
   // (a .ts plugin is read as ESM wherever it is: see plugin-imports.ts).
   if (/require\(\) ES Module|ERR_REQUIRE_ESM|Cannot use import statement outside a module/.test(message))
-    return ' (hint: the plugin is ESM; name it .mjs or .ts, or put "type": "module" in the package.json next to it)';
+    return 'it is an ES module that Node read as CommonJS: name it .mjs or .ts, or put "type": "module" in the package.json next to it';
   if (KEEL_PROVIDED.test(message))
-    return " (hint: plugins are ES modules: write import { z } from 'zod' and import { defineStrategy } from 'keel' instead of require(); name the file .mjs or .ts)";
+    return "plugins are ES modules: write import { z } from 'zod' and import { defineStrategy } from 'keel' instead of require(); name the file .mjs or .ts";
   if (/Cannot find module '[^']*\/core\/(?:kernel|model)\/index\.ts'/.test(message))
-    return " (hint: outside Keel's repository import the strategy API as 'keel' and the model as 'keel/model': import { defineStrategy } from 'keel')";
-  return '';
+    return "outside Keel's repository import the strategy API as 'keel' and the model as 'keel/model': import { defineStrategy } from 'keel'";
+  return undefined;
 }
 
 /**
@@ -67,7 +67,11 @@ export async function importStrategyModule(path: string): Promise<AnyStrategy> {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
     const message = (error as Error).message;
-    throw new Error(`strategy module ${path} failed to load: ${message}${loadHint(message)}`);
+    const advice = loadAdvice(message);
+    // The advice leads: Node's own words for these cases say little to a plugin's author.
+    throw new Error(
+      `strategy module ${path} failed to load: ${advice === undefined ? message : `${advice} (Node: ${message})`}`,
+    );
   }
   if (isStrategyDefinition(module.default)) return module.default;
   const named = Object.entries(module).filter(([, value]) => isStrategyDefinition(value));

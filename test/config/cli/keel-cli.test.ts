@@ -183,7 +183,7 @@ describe('keel command line', () => {
     expect(ts.stderr).toContain('plugin.ts exports no strategy: export default defineStrategy({...})');
     expect(js.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(js.stderr).toContain(
-      '(hint: the plugin is ESM; name it .mjs or .ts, or put "type": "module" in the package.json next to it)',
+      'plugin.js failed to load: it is an ES module that Node read as CommonJS: name it .mjs or .ts, or put "type": "module" in the package.json next to it (Node: ',
     );
   });
 

@@ -62,7 +62,7 @@ describe('strategy plugins', () => {
     const file = join(sub, 'plugin.js');
     writeFileSync(file, "const { z } = require('zod');\nmodule.exports = z;\n");
     await expect(importStrategyModule(file)).rejects.toThrow(
-      /Cannot find module 'zod'[\s\S]*\(hint: plugins are ES modules: write import \{ z \} from 'zod'/,
+      /failed to load: plugins are ES modules: write import \{ z \} from 'zod'[\s\S]*\(Node: Cannot find module 'zod'/,
     );
   });
 
@@ -74,7 +74,7 @@ describe('strategy plugins', () => {
       "import { defineStrategy } from '../../core/kernel/index.ts';\nexport default defineStrategy;\n",
     );
     await expect(importStrategyModule(file)).rejects.toThrow(
-      /core\/kernel\/index\.ts' imported from .* \(hint: outside Keel's repository import the strategy API as 'keel'/,
+      /failed to load: outside Keel's repository import the strategy API as 'keel'.* \(Node: .*core\/kernel\/index\.ts' imported from /,
     );
   });
 
