@@ -89,8 +89,11 @@ function singularOf(word: string): string {
  * Optimal string alignment distance: Levenshtein's insertions, deletions and substitutions, plus
  * the swap of two adjacent letters as one edit, so `fats` is 1 from `fast` (plain Levenshtein
  * counts 2, more than a short key's threshold allows), the commonest typing slip.
+ * @param a - one string
+ * @param b - the other
+ * @returns the number of edits from one to the other
  */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SYNTHETIC_INSTRUMENTS } from '../../backtest/synthetic/index.ts';
 import { parseSym } from '../../core/model/index.ts';
+import { editDistance } from '../loader/known-keys.ts';
 import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 
 /** A venue sym (`BINANCE_PERP_BTC_USDT`, `US_EQUITY_AAPL`), checked by the model's parser. */
@@ -134,8 +135,12 @@ export function missingSpecFields(instrument: InstrumentConfig): string | undefi
   if (typeof sym !== 'string' || !isCryptoSym(sym) || SYNTHETIC_INSTRUMENTS[sym] !== undefined)
     return undefined;
   if (overrides?.tickSize !== undefined && overrides.lotSize !== undefined) return undefined;
+  const builtIns = Object.keys(SYNTHETIC_INSTRUMENTS);
+  // A sym one edit from a built-in one is most likely it mistyped (BINANCE_PERP_BTC_USD).
+  const near = builtIns.find((builtIn) => editDistance(sym, builtIn) <= 1);
+  const typo = near === undefined ? '' : `did you mean ${near}? `;
   return (
-    `${sym} has no built-in spec (built-in: ${Object.keys(SYNTHETIC_INSTRUMENTS).join(', ')}), so give its tickSize and lotSize, ` +
+    `${sym} has no built-in spec (${typo}built-in: ${builtIns.join(', ')}), so give its tickSize and lotSize, ` +
     `e.g. { sym: ${sym}, overrides: { tickSize: 0.01, lotSize: 0.001, makerFee: 0.0002, takerFee: 0.0005 } }`
   );
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { parseSym, settlesInCoins } from '../../core/model/index.ts';
-import { type InstrumentConfig, settleAssetOf } from './instrument-config.ts';
+import { type InstrumentConfig, missingSpecFields, settleAssetOf } from './instrument-config.ts';
 
 /**
  * The coins a run's spot and margin instruments trade (their base assets): the only coins besides
@@ -86,7 +86,8 @@ export function checkStartingCash(
   if (!settleCheck) return;
   instruments.forEach((instrument, index) => {
     const settle = settleAssetOf(instrument);
-    if (settle === undefined || settle === currency) return;
+    // A sym with no spec yet (a typo of a built-in one, most often) is reported for that alone.
+    if (settle === undefined || settle === currency || missingSpecFields(instrument) !== undefined) return;
     ctx.addIssue({
       code: 'custom',
       path: ['instruments', index],

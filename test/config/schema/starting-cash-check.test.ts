@@ -104,6 +104,23 @@ describe('starting cash of a paper run', () => {
     expect(overridden.ok ? [] : overridden.problems.map((p) => p.message)).toEqual([]);
   });
 
+  it('says only what a mistyped sym lacks, suggesting the built-in one, not that it settles in another coin', () => {
+    const typo = paperOf('  - OKX_SPOT_ETH_USDT\n  - OKX_SPOT_ETH_USD');
+    expect(typo.ok ? [] : typo.problems.map((p) => p.message)).toEqual([
+      'OKX_SPOT_ETH_USD has no built-in spec (did you mean OKX_SPOT_ETH_USDT? built-in: BINANCE_PERP_BTC_USDT, OKX_SPOT_ETH_USDT, US_EQUITY_AAPL), so give its tickSize and lotSize, e.g. { sym: OKX_SPOT_ETH_USD, overrides: { tickSize: 0.01, lotSize: 0.001, makerFee: 0.0002, takerFee: 0.0005 } }',
+    ]);
+    const other = paperOf('  - OKX_SPOT_ETH_USDT\n  - OKX_SPOT_SOL_USD');
+    expect(other.ok ? [] : other.problems.map((p) => p.message)).toEqual([
+      'OKX_SPOT_SOL_USD has no built-in spec (built-in: BINANCE_PERP_BTC_USDT, OKX_SPOT_ETH_USDT, US_EQUITY_AAPL), so give its tickSize and lotSize, e.g. { sym: OKX_SPOT_SOL_USD, overrides: { tickSize: 0.01, lotSize: 0.001, makerFee: 0.0002, takerFee: 0.0005 } }',
+    ]);
+    const specified = paperOf(
+      '  - OKX_SPOT_ETH_USDT\n  - { sym: OKX_SPOT_SOL_USD, overrides: { tickSize: 0.01, lotSize: 0.01 } }',
+    );
+    expect(specified.ok ? [] : specified.problems.map((p) => p.message)).toEqual([
+      expect.stringContaining("OKX_SPOT_SOL_USD settles in USD, but the run's account is in USDT"),
+    ]);
+  });
+
   it('takes US equities alone on USDT cash, which the paper venue counts one for one with USD', () => {
     const equities = paperOf('  - US_EQUITY_AAPL\n  - US_EQUITY_SPY');
     expect(equities.ok ? [] : equities.problems.map((p) => p.message)).toEqual([]);
