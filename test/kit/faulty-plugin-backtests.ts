@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type KeelChildRun, keelChild, reportOutputFlags } from './keel-child-process.ts';
+import { reportOutputFlags } from './keel-child-process.ts';
+import { type KeelOutput, keelInProcess } from './keel-in-process.ts';
 
 /**
  * The CLI suites' plugin strategy of mistakes: watches `sym` bars of `interval` and throws in the
@@ -26,14 +27,14 @@ export interface FaultyPluginBacktestConfig {
  * over the SYNTHETIC example session, 100 000 USDT, no event cache.
  * @param dir - the folder of the config and of every run's result and report
  * @param config - its name, instruments and strategy id
- * @returns a function that runs `keel backtest` on it without progress output, with more
+ * @returns a function that runs `keel backtest` on it in this process without progress output, with more
  *   command-line `args` (e.g. `--set`, `--from`), writing `<dir>/<runName>-result.json` and
  *   `<dir>/<runName>-report.html`
  */
 export function faultyPluginBacktestIn(
   dir: string,
   config: FaultyPluginBacktestConfig,
-): (runName: string, args: readonly string[]) => KeelChildRun {
+): (runName: string, args: readonly string[]) => Promise<KeelOutput> {
   const file = join(dir, `${config.name}.yaml`);
   writeFileSync(
     file,
@@ -51,18 +52,18 @@ backtest:
 `,
   );
   return (runName, args) =>
-    keelChild(['backtest', file, '--no-progress', ...args, ...reportOutputFlags(dir, runName)]);
+    keelInProcess(['backtest', file, '--no-progress', ...args, ...reportOutputFlags(dir, runName)]);
 }
 
 /**
- * Runs `keel run` on a 2-second lockstep paper session of {@link FAULTY_PLUGIN} alone (id `bad`,
+ * Runs `keel run`, in this process, on a 2-second lockstep paper session of {@link FAULTY_PLUGIN} alone (id `bad`,
  * on BINANCE_PERP_BTC_USDT) over the SYNTHETIC feed, seed 1.
  * @param dir - the folder of the config (`<dir>/<name>.yaml`), result and report (`<dir>/<name>-result.json`)
  * @param name - the config's and the run's name
  * @param params - the plugin's params as a YAML flow mapping, e.g. `{ sym: BINANCE_PERP_BTC_USDT, throwIn: onStart }`
- * @returns the finished child process
+ * @returns what the run printed, and its exit code
  */
-export function faultyPluginPaperRunIn(dir: string, name: string, params: string): KeelChildRun {
+export function faultyPluginPaperRunIn(dir: string, name: string, params: string): Promise<KeelOutput> {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(
     file,
@@ -79,5 +80,5 @@ paper:
   source: { kind: synthetic, seed: 1 }
 `,
   );
-  return keelChild(['run', file, ...reportOutputFlags(dir, name)]);
+  return keelInProcess(['run', file, ...reportOutputFlags(dir, name)]);
 }

@@ -13,8 +13,8 @@ const backtest = faultyPluginBacktestIn(dir, {
 });
 
 describe('keel backtest: setups that can only end in zero trades', () => {
-  it('warns in the summary, the result and the report when a watched sym has no data', () => {
-    const run = backtest('no-sym', ['--set', 'strategies.0.params.sym=US_EQUITY_MSFT']);
+  it('warns in the summary, the result and the report when a watched sym has no data', async () => {
+    const run = await backtest('no-sym', ['--set', 'strategies.0.params.sym=US_EQUITY_MSFT']);
     const warning =
       'strategy s1 watched US_EQUITY_MSFT 1m bars, but the recordings held no data for that sym';
     expect(run.code).toBe(EXIT.OK);
@@ -24,15 +24,15 @@ describe('keel backtest: setups that can only end in zero trades', () => {
     expect(readFileSync(join(dir, 'no-sym-report.html'), 'utf8')).toContain(warning);
   }, 60_000);
 
-  it('warns when no bar of the watched interval closed in the 30-minute session', () => {
-    const run = backtest('no-4h', ['--set', 'strategies.0.params.interval=4h']);
+  it('warns when no bar of the watched interval closed in the 30-minute session', async () => {
+    const run = await backtest('no-4h', ['--set', 'strategies.0.params.interval=4h']);
     expect(run.stdout).toContain(
       '  ⚠ strategy s1 watched BINANCE_PERP_BTC_USDT 4h bars, but no such bar closed: the 1m bars of BINANCE_PERP_BTC_USDT in the recordings never completed one 4h bar\n',
     );
   }, 60_000);
 
-  it('refuses --from after the recordings end, at the option, exit 2', () => {
-    const run = backtest('late', ['--from', '2025-02-01T00:00:00Z']);
+  it('refuses --from after the recordings end, at the option, exit 2', async () => {
+    const run = await backtest('late', ['--from', '2025-02-01T00:00:00Z']);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(run.stdout).toBe('');
     // The session's last event is received 6 ms after 15:00:00.
@@ -41,8 +41,8 @@ describe('keel backtest: setups that can only end in zero trades', () => {
     );
   }, 60_000);
 
-  it('refuses a backtest.to before the recordings start, at its line, exit 2', () => {
-    const run = backtest('early', ['--to', '2024-12-01T00:00:00Z']);
+  it('refuses a backtest.to before the recordings start, at its line, exit 2', async () => {
+    const run = await backtest('early', ['--to', '2024-12-01T00:00:00Z']);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(run.stderr).toContain(
       '✖ backtest.to 2024-12-01 is before the recordings start (2025-01-06T14:30:00.001Z): nothing was replayed',
@@ -51,8 +51,8 @@ describe('keel backtest: setups that can only end in zero trades', () => {
 });
 
 describe('keel run (paper): setups that leave a strategy idle', () => {
-  it('warns in the closing summary and the result of a session whose feed never closed a watched bar', () => {
-    const run = faultyPluginPaperRunIn(dir, 'paper-4h', '{ sym: BINANCE_PERP_BTC_USDT, interval: 4h }');
+  it('warns in the closing summary and the result of a session whose feed never closed a watched bar', async () => {
+    const run = await faultyPluginPaperRunIn(dir, 'paper-4h', '{ sym: BINANCE_PERP_BTC_USDT, interval: 4h }');
     expect(run.code).toBe(EXIT.OK);
     const warning = 'strategy bad watched BINANCE_PERP_BTC_USDT 4h bars, but no such bar closed in the feed';
     expect(run.stdout).toContain(`  ⚠ ${warning}\n`);

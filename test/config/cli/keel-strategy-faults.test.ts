@@ -29,8 +29,8 @@ function backtest(name: string, ...sets: string[]) {
 }
 
 describe('keel backtest: a strategy that throws', () => {
-  it('names strategy, hook, event time, error and plugin line, writes them to the result and report, then exits 3', () => {
-    const run = backtest('on-bar', 'strategies.0.params.throwIn=onBar');
+  it('names strategy, hook, event time, error and plugin line, writes them to the result and report, then exits 3', async () => {
+    const run = await backtest('on-bar', 'strategies.0.params.throwIn=onBar');
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(EXIT.STRATEGY_FAULT).toBe(3);
     expect(run.stdout).toMatch(
@@ -55,8 +55,8 @@ describe('keel backtest: a strategy that throws', () => {
     expect(html).toContain('strategy bad: onBar threw at 2025-01-06 14:31:00.006 UTC');
   }, 60_000);
 
-  it('reports a throw in onStart the same way', () => {
-    const run = backtest('on-start', 'strategies.0.params.throwIn=onStart');
+  it('reports a throw in onStart the same way', async () => {
+    const run = await backtest('on-start', 'strategies.0.params.throwIn=onStart');
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     // A backtest starts at its first event, received 1 ms after the session's start.
     expect(run.stdout).toContain(
@@ -64,8 +64,8 @@ describe('keel backtest: a strategy that throws', () => {
     );
   }, 60_000);
 
-  it('says a hook returned (not threw) a value that is not intents, and names the plugin file', () => {
-    const run = backtest('returned', 'strategies.0.params.badReturn=undefinedInArray');
+  it('says a hook returned (not threw) a value that is not intents, and names the plugin file', async () => {
+    const run = await backtest('returned', 'strategies.0.params.badReturn=undefinedInArray');
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(run.stdout).toContain(
       `  ✖ strategy bad: onBar returned a bad value at 2025-01-06 14:31:00.006 UTC: TypeError: onBar returned an array whose element 0 is undefined, not an intent: return one intent, an array of intents, or nothing (undefined); none of them was sent (in ${PLUGIN_SHOWN}); it was halted and did nothing more in this run`,
@@ -78,8 +78,8 @@ describe('keel backtest: a strategy that throws', () => {
     expect(result.faults[0].at).toBeUndefined();
   }, 60_000);
 
-  it('prints what an async hook rejected with, at its plugin line, on stderr, and keeps it out of the result file', () => {
-    const run = backtest('async', 'strategies.0.params.badReturn=rejectingPromise');
+  it('prints what an async hook rejected with, at its plugin line, on stderr, and keeps it out of the result file', async () => {
+    const run = await backtest('async', 'strategies.0.params.badReturn=rejectingPromise');
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(run.stdout).toContain(
       '  ✖ strategy bad: onBar returned a bad value at 2025-01-06 14:31:00.006 UTC: TypeError: onBar returned a Promise (an async function?): strategy hooks are synchronous',
@@ -92,8 +92,8 @@ describe('keel backtest: a strategy that throws', () => {
     expect(readFileSync(join(dir, 'async-result.json'), 'utf8')).not.toContain('async bad bar');
   }, 60_000);
 
-  it('exits 0 with a ✔ summary when nothing threw', () => {
-    const run = backtest('calm');
+  it('exits 0 with a ✔ summary when nothing threw', async () => {
+    const run = await backtest('calm');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(EXIT.OK);
     expect(run.stdout).toMatch(/^✔ Backtest of faulty/);
@@ -102,8 +102,12 @@ describe('keel backtest: a strategy that throws', () => {
 });
 
 describe('keel run (paper): a strategy that throws', () => {
-  it('puts the fault in the closing summary, the result and the report, then exits 3', () => {
-    const run = faultyPluginPaperRunIn(dir, 'paper', '{ sym: BINANCE_PERP_BTC_USDT, throwIn: onStart }');
+  it('puts the fault in the closing summary, the result and the report, then exits 3', async () => {
+    const run = await faultyPluginPaperRunIn(
+      dir,
+      'paper',
+      '{ sym: BINANCE_PERP_BTC_USDT, throwIn: onStart }',
+    );
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(run.stdout).toMatch(
       /\n {2}✖ strategy bad: onStart threw at [0-9:. -]+ UTC: Error: cannot start \(at [^)]*faulty-plugin\.ts:\d+:\d+\)/,
