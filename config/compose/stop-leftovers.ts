@@ -121,13 +121,16 @@ function protectiveOf(p: Position, orders: readonly ProtectiveAtStop[]): string[
  */
 function positionsNote(positions: readonly Position[], kept: readonly ProtectiveAtStop[]): string[] {
   if (positions.length === 0) return [];
+  let anyKept = false;
   const shown = positions.map((p) => {
     const refs = protectiveOf(p, kept);
+    anyKept ||= refs.length > 0;
     return refs.length === 0 ? positionLabel(p) : `${positionLabel(p)} (kept ${refs.join(', ')})`;
   });
-  return [
-    `left open on the venue: positions ${shown.join(', ')} (shutdown.cancelAllOrders cancels orders, not positions; shutdown.keepProtectiveOrders keeps their take-profit / stop-loss and reduce-only orders)`,
-  ];
+  const why = anyKept
+    ? 'shutdown.cancelAllOrders cancels orders, not positions, and shutdown.keepProtectiveOrders kept their protective orders'
+    : 'shutdown.cancelAllOrders cancels orders, not positions';
+  return [`left open on the venue: positions ${shown.join(', ')} (${why})`];
 }
 
 /**

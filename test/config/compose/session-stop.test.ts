@@ -87,9 +87,21 @@ describe('what a stopped session left on the venue', () => {
     expect(left).toEqual({
       warnings: [],
       notes: [
-        'left open on the venue: positions BINANCE_PERP_BTC_USDT 0.06 (kept sl-1), BINANCE_PERP_ETH_USDT -1 (shutdown.cancelAllOrders cancels orders, not positions; shutdown.keepProtectiveOrders keeps their take-profit / stop-loss and reduce-only orders)',
+        'left open on the venue: positions BINANCE_PERP_BTC_USDT 0.06 (kept sl-1), BINANCE_PERP_ETH_USDT -1 (shutdown.cancelAllOrders cancels orders, not positions, and shutdown.keepProtectiveOrders kept their protective orders)',
       ],
     });
+  });
+
+  it('notes the positions the cancels left open when none had protective orders', () => {
+    const left = stopLeftovers(
+      { attempts: 1, leftOpen: [], kept: [], unprotected: [] },
+      { orders: [], algoRefs: [], positions: [position('BINANCE_PERP_BTC_USDT', '-0.04', 'NONE')] },
+      10_000,
+      logger,
+    );
+    expect(left.notes).toEqual([
+      'left open on the venue: positions BINANCE_PERP_BTC_USDT -0.04 (shutdown.cancelAllOrders cancels orders, not positions)',
+    ]);
   });
 
   it('warns of a position left open whose protective orders the cancels took (keepProtectiveOrders false)', () => {

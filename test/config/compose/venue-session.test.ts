@@ -125,7 +125,7 @@ describe('a live session against the venue', () => {
     expect(probe.startupProbe).toEqual(['onStart netQty=0.02']);
     expect(await open()).toEqual({ orders: [], algos: ['old-stop'] });
     expect(kept.notes).toContain(
-      `left open on the venue: positions ${SESSION_SYM} 0.02 (kept old-stop) (shutdown.cancelAllOrders cancels orders, not positions; shutdown.keepProtectiveOrders keeps their take-profit / stop-loss and reduce-only orders)`,
+      `left open on the venue: positions ${SESSION_SYM} 0.02 (kept old-stop) (shutdown.cancelAllOrders cancels orders, not positions, and shutdown.keepProtectiveOrders kept their protective orders)`,
     );
     const bare = await run('shutdown: { cancelAllOrders: true, keepProtectiveOrders: false }\n');
     expect(await open()).toEqual({ orders: [], algos: [] });
