@@ -14,6 +14,19 @@ afterEach(async () => {
   for (const proxy of proxies.splice(0)) await proxy.close();
 });
 
+/** Places `old-rest` on the rig's venue by hand, as if left by an earlier run: a BUY 0.01 resting at 1000. */
+function restingOldBuy(rig: LiveSessionRig) {
+  return rig.rest('POST', '/api/v1/trading/order', {
+    sym: SESSION_SYM,
+    side: 'BUY',
+    orderType: 'LIMIT',
+    orderQty: '0.01',
+    limitPrice: '1000',
+    timeInForce: 'GTC',
+    clientOrderId: 'old-rest',
+  });
+}
+
 describe('a live session against the venue', () => {
   it('uses fresh clientOrderIds after a restart, so the venue does not refuse them as duplicates', async () => {
     const rig = await newRig();
@@ -50,15 +63,7 @@ describe('a live session against the venue', () => {
   it('counts out of the orders placed, in its rejection warning, the open orders it found on the venue', async () => {
     const rig = await newRig();
     await new Promise((r) => setTimeout(r, 300));
-    const found = await rig.rest('POST', '/api/v1/trading/order', {
-      sym: SESSION_SYM,
-      side: 'BUY',
-      orderType: 'LIMIT',
-      orderQty: '0.01',
-      limitPrice: '1000',
-      timeInForce: 'GTC',
-      clientOrderId: 'old-rest',
-    });
+    const found = await restingOldBuy(rig);
     expect(found.body.code).toBe(0);
     const outcome = await rig.run({
       strategies: `  - { id: buy, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${SESSION_SYM}, qty: 100 } }`,
@@ -83,15 +88,7 @@ describe('a live session against the venue', () => {
         orderQty: '0.02',
         clientOrderId: 'old-mkt',
       }),
-      await rig.rest('POST', '/api/v1/trading/order', {
-        sym: SESSION_SYM,
-        side: 'BUY',
-        orderType: 'LIMIT',
-        orderQty: '0.01',
-        limitPrice: '1000',
-        timeInForce: 'GTC',
-        clientOrderId: 'old-rest',
-      }),
+      await restingOldBuy(rig),
       await rig.rest('POST', '/api/v1/algo/order', {
         sym: SESSION_SYM,
         side: 'SELL',
