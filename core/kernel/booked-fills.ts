@@ -17,8 +17,9 @@ export class BookedFills {
    * @returns true the first time, false for a duplicate
    */
   book(transactionId: string): boolean {
-    if (this.booked.has(transactionId)) return false;
-    this.booked.add(transactionId);
+    // One hash look-up per fill, not a has then an add: a Set adding what it holds keeps its size.
+    const before = this.booked.size;
+    if (this.booked.add(transactionId).size === before) return false;
     const forgotten = this.order.push(transactionId);
     if (forgotten !== undefined) this.booked.delete(forgotten);
     return true;

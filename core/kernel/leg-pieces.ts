@@ -1,5 +1,5 @@
-import type { Dec, OrderSide, PositionSide } from '../model/index.ts';
-import { asNumber, isNotionalBelowMinimum } from '../model/index.ts';
+import type { Dec, InstrumentSpec, OrderSide, PositionSide } from '../model/index.ts';
+import { asNumber, isAboveZero, isNotionalBelowMinimum } from '../model/index.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
 
 /** One piece of a trade as the position legs take it: how much, on which leg, and whether it only reduces. */
@@ -39,16 +39,30 @@ export function legPieces(
   qty: Dec,
   price?: number,
 ): LegPiece[] {
-  if (!qty.gt(0)) return [];
+  // isAboveZero, not gt(0), which makes a Decimal zero to compare with: this runs per order.
+  if (!isAboveZero(qty)) return [];
   if (state.positionMode() === 'NET') return [{ qty, positionSide: 'NONE', reduceOnly: false }];
   const held: PositionSide = side === 'BUY' ? 'SHORT' : 'LONG';
   const own: PositionSide = side === 'BUY' ? 'LONG' : 'SHORT';
   const heldQty = state.positionQty(sym, held).abs();
   const closes = qty.lt(heldQty) ? qty : heldQty;
   const opens = qty.sub(closes);
-  if (!closes.gt(0)) return [{ qty, positionSide: own, reduceOnly: false }];
+  if (!isAboveZero(closes)) return [{ qty, positionSide: own, reduceOnly: false }];
   const spec = state.instrument(sym);
-  const tooSmall = (piece: Dec): boolean =>
+  if (isTooSmall(closes, spec, price)) return [{ qty, positionSide: own, reduceOnly: false }];
+  const pieces: LegPiece[] = [{ qty: closes, positionSide: held, reduceOnly: true }];
+  if (isAboveZero(opens) && !isTooSmall(opens, spec, price))
+    pieces.push({ qty: opens, positionSide: own, reduceOnly: false });
+  return pieces;
+}
+
+/**
+ * Whether a piece is below the instrument's minimum size, or its minimum notional at `price`
+ * (unchecked without a price or an instrument). A module function rather than a closure per
+ * trade, which the TypeScript loader would name again at each one.
+ */
+function isTooSmall(piece: Dec, spec: InstrumentSpec | undefined, price: number | undefined): boolean {
+  return (
     spec !== undefined &&
     (piece.lt(spec.minSize) ||
       (price !== undefined &&
@@ -59,9 +73,6 @@ export function legPieces(
           spec,
           asNumber(spec.contractSize),
           asNumber(spec.minNotional),
-        )));
-  if (tooSmall(closes)) return [{ qty, positionSide: own, reduceOnly: false }];
-  const pieces: LegPiece[] = [{ qty: closes, positionSide: held, reduceOnly: true }];
-  if (opens.gt(0) && !tooSmall(opens)) pieces.push({ qty: opens, positionSide: own, reduceOnly: false });
-  return pieces;
+        )))
+  );
 }

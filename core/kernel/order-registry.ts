@@ -65,19 +65,19 @@ export class OrderRegistry implements LineageLookups {
   private secondLegs = 0;
   /** Algo orders by algoOrderId: the parent a fired order names. */
   readonly algoByVenueId = new Map<string, AlgoOrder>();
-  private readonly owners = new Map<string, string>();
-  /** The venue's last word per order key, which updates are compared with (never Keel's placeholders). */
-  private readonly lastVenue = new Map<string, Order>();
+  /**
+   * What is known of each reference besides its order: its owner, the venue's last word and the
+   * close that made it. One record per key where three maps by the same key cost three look-ups
+   * per venue update and three deletes per order forgotten.
+   */
+  private readonly facts = new Map<string, RefFacts>();
+  /** How many records name a close ({@link RefFacts.closeRef}): none, and no look-up is made. */
+  private closeOrderCount = 0;
   private readonly finals: RetentionQueue;
   private readonly finalAlgos: RetentionQueue;
   /** References of recent position close commands, whose orders the venue numbers `<ref>-1`... */
   private readonly closeRefs = new Set<string>();
   private readonly recentCloses: RetentionQueue;
-  /**
-   * The reference of the position close command that made each close order, by the order's key
-   * ({@link orderKey}): kept while the order is (forgotten with it).
-   */
-  private readonly closeOrders = new Map<string, string>();
   /** Orders owned by no strategy yet that name an algo order not reported yet. */
   private readonly awaiting = new AlgoChildrenAwaiting();
   /** Strategies whose earlier runs' orders are adopted by reference (empty: none, as in backtests). */
@@ -104,8 +104,10 @@ export class OrderRegistry implements LineageLookups {
    * @param strategyId - the owner
    */
   own(ref: string, strategyId: string): void {
-    const previous = this.owners.get(ref);
-    this.owners.set(ref, strategyId);
+    const facts = this.facts.get(ref);
+    const previous = facts?.owner;
+    if (facts === undefined) this.facts.set(ref, factsOf(strategyId, undefined));
+    else facts.owner = strategyId;
     if (!this.open.has(ref) || previous === strategyId) return;
     if (previous !== undefined) leave(this.openByOwner, this.spareGroups, 'byOwner', previous, ref);
     groupOf(this.openByOwner, this.spareGroups, 'byOwner', strategyId).add(ref);
@@ -152,7 +154,13 @@ export class OrderRegistry implements LineageLookups {
    * @param closeRef - the close command's reference
    */
   noteCloseOrder(key: string, closeRef: string): void {
-    this.closeOrders.set(key, closeRef);
+    let facts = this.facts.get(key);
+    if (facts === undefined) {
+      facts = factsOf(undefined, undefined);
+      this.facts.set(key, facts);
+    }
+    if (facts.closeRef === undefined) this.closeOrderCount++;
+    facts.closeRef = closeRef;
   }
 
   /**
@@ -160,7 +168,7 @@ export class OrderRegistry implements LineageLookups {
    * @returns the reference of the position close that made the order, or undefined for another order
    */
   closeRefOf(key: string): string | undefined {
-    return this.closeOrders.size === 0 ? undefined : this.closeOrders.get(key);
+    return this.closeOrderCount === 0 ? undefined : this.facts.get(key)?.closeRef;
   }
 
   /**
@@ -171,7 +179,7 @@ export class OrderRegistry implements LineageLookups {
    * @returns the strategy id, or undefined for orders placed outside this kernel
    */
   ownerOf(ref: string): string | undefined {
-    return this.owners.get(ref) ?? inheritedOwner(ref, this);
+    return this.facts.get(ref)?.owner ?? inheritedOwner(ref, this);
   }
 
   /**
@@ -179,7 +187,7 @@ export class OrderRegistry implements LineageLookups {
    * @returns the strategy recorded as its owner, without inheritance
    */
   recordedOwner(ref: string): string | undefined {
-    return this.owners.get(ref);
+    return this.facts.get(ref)?.owner;
   }
 
   /**
@@ -219,9 +227,11 @@ export class OrderRegistry implements LineageLookups {
       this.store(order, ref);
       return true;
     }
-    const last = this.lastVenue.get(ref);
+    const facts = this.facts.get(ref);
+    const last = facts?.lastVenue;
     if (last !== undefined && !isNewerOrderUpdate(last, order)) return false;
-    this.lastVenue.set(ref, order);
+    if (facts === undefined) this.facts.set(ref, factsOf(undefined, order));
+    else facts.lastVenue = order;
     this.adoptOrder(order, ref);
     this.store(order, ref);
     return true;
@@ -242,7 +252,7 @@ export class OrderRegistry implements LineageLookups {
    */
   applyAlgo(algo: AlgoOrder): boolean {
     if (!this.takesAlgo(algo)) return false;
-    if (!this.owners.has(algo.clientAlgoOrderId))
+    if (this.recordedOwner(algo.clientAlgoOrderId) === undefined)
       this.adopt(
         algo.clientAlgoOrderId,
         this.ownerToAdopt(algo.clientAlgoOrderId, inheritedAlgoOwner(algo, this)),
@@ -403,10 +413,10 @@ export class OrderRegistry implements LineageLookups {
    * order not reported yet (fired before its place reply arrived) waits for that algo order.
    */
   private adoptOrder(order: Order, ref: string): void {
-    if (this.owners.has(ref)) return;
+    if (this.recordedOwner(ref) !== undefined) return;
     this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
     const { algoOrderId } = order;
-    if (this.owners.has(ref) || algoOrderId === undefined || algoOrderId === '') return;
+    if (algoOrderId === undefined || algoOrderId === '' || this.recordedOwner(ref) !== undefined) return;
     if (!this.algoByVenueId.has(algoOrderId)) this.awaiting.hold(ref, algoOrderId, this.now());
   }
 
@@ -414,10 +424,10 @@ export class OrderRegistry implements LineageLookups {
   private handDown(algo: AlgoOrder): void {
     const children = this.awaiting.take(algo.algoOrderId);
     if (children.length === 0) return;
-    const owner = this.owners.get(algo.clientAlgoOrderId);
+    const owner = this.recordedOwner(algo.clientAlgoOrderId);
     if (owner === undefined) return;
     for (const key of children) {
-      if (!this.owners.has(key)) this.own(key, owner);
+      if (this.recordedOwner(key) === undefined) this.own(key, owner);
       this.stampAlgoRef(key, algo.clientAlgoOrderId);
     }
   }
@@ -467,14 +477,14 @@ export class OrderRegistry implements LineageLookups {
   /** Files an open order, held under `ref`, under its sym and its owner. */
   private index(order: Order, ref: string): void {
     groupOf(this.openBySym, this.spareGroups, 'bySym', order.sym).add(ref);
-    const owner = this.owners.get(ref);
+    const owner = this.recordedOwner(ref);
     if (owner !== undefined) groupOf(this.openByOwner, this.spareGroups, 'byOwner', owner).add(ref);
   }
 
   /** Takes an order, held under `ref`, out of the sym and owner groups; a group left empty becomes the spare. */
   private unindex(order: Order, ref: string): void {
     leave(this.openBySym, this.spareGroups, 'bySym', order.sym, ref);
-    const owner = this.owners.get(ref);
+    const owner = this.recordedOwner(ref);
     if (owner !== undefined) leave(this.openByOwner, this.spareGroups, 'byOwner', owner, ref);
   }
 
@@ -484,7 +494,11 @@ export class OrderRegistry implements LineageLookups {
     if (algo === undefined || !isFinalAlgoState(algo.state)) return;
     this.algoByRef.delete(ref);
     if (this.algoByVenueId.get(algo.algoOrderId) === algo) this.algoByVenueId.delete(algo.algoOrderId);
-    this.owners.delete(ref);
+    // An order may hold the same key (its venue word, its close): only the owner goes.
+    const facts = this.facts.get(ref);
+    if (facts === undefined) return;
+    if (facts.lastVenue === undefined && facts.closeRef === undefined) this.facts.delete(ref);
+    else facts.owner = undefined;
   }
 
   private forget(ref: string): void {
@@ -492,10 +506,24 @@ export class OrderRegistry implements LineageLookups {
     if (order === undefined || !isFinalOrderState(order.orderState)) return;
     this.byRef.delete(ref);
     if (this.byId.get(order.orderId) === order) this.byId.delete(order.orderId);
-    this.lastVenue.delete(ref);
-    this.owners.delete(ref);
-    this.closeOrders.delete(ref);
+    if (this.closeOrderCount > 0 && this.facts.get(ref)?.closeRef !== undefined) this.closeOrderCount--;
+    this.facts.delete(ref);
   }
+}
+
+/** What the registry knows of one reference: an order's key, an algo order's or a command's. */
+interface RefFacts {
+  /** The strategy owning the reference, once recorded. */
+  owner: string | undefined;
+  /** The venue's last word on the order of this key, which updates are compared with. */
+  lastVenue: Order | undefined;
+  /** The reference of the position close command that made the order of this key. */
+  closeRef: string | undefined;
+}
+
+/** A record of one reference, its fields in one order so every record has one shape. */
+function factsOf(owner: string | undefined, lastVenue: Order | undefined): RefFacts {
+  return { owner, lastVenue, closeRef: undefined };
 }
 
 /** An empty group kept for reuse, per kind of group. */

@@ -71,9 +71,16 @@ export class VenueEquityMarks {
   readonly #held = new Map<string, HeldLeg>();
   /** Syms a price stamped at or before the report's time may still come for. */
   readonly #awaiting = new Set<string>();
-  /** The unrealized PnL the latest report included, and as a number; undefined: to compute. */
+  /** The unrealized PnL the latest report included; undefined: to compute. */
   #included: Dec | undefined = ZERO;
+  /**
+   * The same on numbers, and the sum of its terms' sizes (its share of the error bound), for
+   * {@link VenueEquityMarks.estimate}, which never needs the Decimal; valid while
+   * `#includedCounted`.
+   */
   #includedN = 0;
+  #includedSize = 0;
+  #includedCounted = true;
   /** The last reported equity estimated and its number: a report is read many times. */
   #reportedOf: Dec | undefined;
   #reportedN = 0;
@@ -97,7 +104,7 @@ export class VenueEquityMarks {
     // Only when not empty: clearing a map allocates its new table, and reports come per fill.
     if (this.#held.size > 0) this.#held.clear();
     if (this.#awaiting.size > 0) this.#awaiting.clear();
-    this.#included = undefined;
+    this.#forgetIncluded();
     for (const [key, position] of source.positions) {
       if (!position.positionQty.isZero()) this.#hold(key, position, undefined, source);
     }
@@ -114,7 +121,7 @@ export class VenueEquityMarks {
   positionArrived(key: string, position: Position, source: MarkSource): void {
     if (position.updateAt > this.#asOf) return;
     this.#hold(key, position, this.#held.get(key), source);
-    this.#included = undefined;
+    this.#forgetIncluded();
   }
 
   /**
@@ -162,7 +169,7 @@ export class VenueEquityMarks {
         (time === heldTime(leg) && leg.price === undefined)
       )
         continue;
-      if (leg.price !== price) this.#included = undefined;
+      if (leg.price !== price) this.#forgetIncluded();
       leg.price = price;
       leg.priceTime = time;
     }
@@ -194,9 +201,9 @@ export class VenueEquityMarks {
       this.#reportedOf = reported;
       this.#reportedN = asNumber(reported);
     }
-    this.#includedOf(source);
+    this.#countIncluded(source);
     let value = this.#reportedN - this.#includedN;
-    let size = Math.abs(this.#reportedN) + Math.abs(this.#includedN);
+    let size = Math.abs(this.#reportedN) + this.#includedSize;
     for (const position of source.positions.values()) {
       if (position.positionQty.isZero()) continue;
       const price = source.venueMarkPrice(position.sym);
@@ -222,8 +229,38 @@ export class VenueEquityMarks {
       included = included.add(this.#unrealizedAt(source, leg.position, leg.price));
     }
     this.#included = included;
-    this.#includedN = asNumber(included);
     return included;
+  }
+
+  /** A report or a price a leg is held at changed what the latest report included. */
+  #forgetIncluded(): void {
+    this.#included = undefined;
+    this.#includedCounted = false;
+  }
+
+  /**
+   * {@link VenueEquityMarks.#includedOf} on numbers, each leg as {@link VenueEquityMarks.estimate}
+   * marks a position: once per report or price a leg is held at, with no Decimal work (an
+   * estimate is asked for per sizing, after the report of every fill).
+   */
+  #countIncluded(source: MarkSource): void {
+    if (this.#includedCounted) return;
+    let value = 0;
+    let size = 0;
+    for (const leg of this.#held.values()) {
+      if (leg.price === undefined) {
+        const unrealized = asNumber(leg.position.unrealizedPNL);
+        value += unrealized;
+        size += Math.abs(unrealized);
+      } else {
+        const { base, sized, from } = this.#numbersOf(source, leg.position);
+        value += base + sized * (leg.price - from);
+        size += Math.abs(base) + Math.abs(sized) * (Math.abs(leg.price) + Math.abs(from));
+      }
+    }
+    this.#includedN = value;
+    this.#includedSize = size;
+    this.#includedCounted = true;
   }
 
   /** A leg's signed qty x contract size, unrealized PnL and mark (or avgPrice) as numbers, converted once per report. */

@@ -157,12 +157,13 @@ export function decimalForStep(value: number, step: Dec): Dec {
 const EXACT_POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
 /**
- * The same double as `value.toNumber()`, without its round trip through a string: a hot path
- * reads money as numbers several times per event (estimates, indicators, sizing) and decimal.js
- * prints and re-parses each time. When the digits form an integer below 2^53 and the decimal
- * exponent is within 22, one IEEE multiplication or division of two exact doubles gives the
- * correctly rounded result, which is what parsing the string gives (Clinger's fast path); every
- * other value (more digits, huge or tiny exponents, NaN, infinities) goes through `toNumber()`.
+ * The same double as `value.toNumber()`, without decimal.js's own printing: a hot path reads money
+ * as numbers several times per event (estimates, indicators, sizing). When the digits form an
+ * integer below 2^53 and the decimal exponent is within 22, one IEEE multiplication or division of
+ * two exact doubles gives the correctly rounded result, which is what parsing the string gives
+ * (Clinger's fast path). Any other finite value (more digits: a balance after a share or a fee
+ * carries 20 and more) parses its digits and exponent as written here, the very value decimal.js
+ * would print, so the parse rounds it alike; NaN and infinities go through `toNumber()`.
  * @param value - a Decimal
  * @returns the nearest double, -0 for negative zero
  */
@@ -171,14 +172,32 @@ export function asNumber(value: Dec): number {
   // exponent (`e`) and the sign (`s`). The words are aligned to the decimal point: the first one
   // counts units of 10^(7k) for k = floor(e / 7), each next one units 10^7 times smaller.
   const { d, e, s } = value;
-  if (d === null || d.length > 3) return value.toNumber();
+  if (d === null) return value.toNumber();
+  const scale = Math.floor(e / 7) * 7 - 7 * (d.length - 1);
+  if (d.length > 3) return s * parsedDigits(d, scale);
   let mantissa = 0;
   for (const word of d) mantissa = mantissa * 1e7 + word;
-  if (mantissa > Number.MAX_SAFE_INTEGER) return value.toNumber();
-  const scale = Math.floor(e / 7) * 7 - 7 * (d.length - 1);
+  if (mantissa > Number.MAX_SAFE_INTEGER) return s * parsedDigits(d, scale);
   if (scale >= 0 && scale <= 22) return s * (mantissa * (EXACT_POWERS_OF_TEN[scale] as number));
   if (scale < 0 && scale >= -22) return s * (mantissa / (EXACT_POWERS_OF_TEN[-scale] as number));
-  return value.toNumber();
+  return s * parsedDigits(d, scale);
+}
+
+/** Zeros that pad a base-1e7 word of n digits (the index) to its 7. */
+const WORD_PADDING: readonly string[] = ['', '000000', '00000', '0000', '000', '00', '0', ''];
+
+/**
+ * The double nearest `digits x 10^scale`, parsed from the words written out (each after the first
+ * padded to its 7 digits) with the exponent: JavaScript's parse rounds correctly, as it does the
+ * string decimal.js prints for the same value.
+ */
+function parsedDigits(words: readonly number[], scale: number): number {
+  let text = `${words[0] as number}`;
+  for (let i = 1; i < words.length; i++) {
+    const word = `${words[i] as number}`;
+    text += (WORD_PADDING[word.length] as string) + word;
+  }
+  return +`${text}e${scale}`;
 }
 
 /**

@@ -162,6 +162,20 @@ describe('asNumber', () => {
     expect(Number.isNaN(asNumber(D(Number.NaN)))).toBe(true);
     expect(asNumber(D(Number.POSITIVE_INFINITY))).toBe(Number.POSITIVE_INFINITY);
   });
+
+  it('reads long digit runs and exponents past a double the way toNumber does', () => {
+    const cases = [
+      '100000.4284484285714285714285714285714286',
+      '-99077.891890200000000000000000000000001',
+      '0.0000001000000000000000000000000000000001',
+      '1.7976931348623159e308',
+      '2.4703282292062328e-324',
+      '1e400',
+      '-1e-400',
+      '123456789012345678901234567890e-350',
+    ];
+    for (const text of cases) expect(Object.is(asNumber(D(text)), D(text).toNumber())).toBe(true);
+  });
 });
 
 describe('isOnStep', () => {
