@@ -6,6 +6,7 @@ import {
   type BarInterval,
   type Dec,
   type Intent,
+  isAboveZero,
 } from '../core/model/index.ts';
 
 const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]];
@@ -55,10 +56,10 @@ type Ctx = StrategyContext<SmaCrossParams, SmaCrossState>;
  * leg (`ctx.order.legs`), so a reversal ends on one leg as in NET mode.
  */
 function marketOrders(ctx: Ctx, sym: string, delta: Dec, maxSize: Dec): Intent[] {
-  const side = delta.gt(0) ? 'BUY' : 'SELL';
+  const side = isAboveZero(delta) ? 'BUY' : 'SELL';
   const orders: Intent[] = [];
   for (const leg of ctx.order.legs(sym, side, delta.abs(), ctx.referencePrice(sym))) {
-    for (let left = leg.qty; left.gt(0); left = left.sub(maxSize)) {
+    for (let left = leg.qty; isAboveZero(left); left = left.sub(maxSize)) {
       orders.push(ctx.order.market({ sym, side, ...leg, qty: left.gt(maxSize) ? maxSize : left }));
     }
   }
