@@ -2,7 +2,8 @@ import { asNumber, decimalOf } from '../../core/model/index.ts';
 import { valuationSumOf } from './coin-valuation.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
 import { estimateRisk, mayBeBelowMaintenance, mayBeBelowMaintenanceN } from './margin-watch.ts';
-import { markPriceOf, type SymMarket } from './market-state.ts';
+import type { SymMarket } from './market-state.ts';
+import { legMarkOf, openLegsOf } from './open-legs.ts';
 import type { SimState } from './sim-state.ts';
 
 /*
@@ -80,13 +81,12 @@ export function mayLiquidateWithin(
   let equitySlope = 0;
   let maintenance = 0;
   let maintenanceSlope = 0;
-  let open = false;
-  for (const position of state.positions.values()) {
-    if (position.qtyN === 0) continue;
-    open = true;
-    const positionMarket = state.markets.get(position.sym);
-    const mark = positionMarket ? markPriceOf(positionMarket) : Number.NaN;
+  const legs = openLegsOf(state);
+  const open = legs.length > 0;
+  for (const leg of legs) {
+    const mark = legMarkOf(state, leg);
     if (Number.isNaN(mark)) continue;
+    const position = leg.position;
     const size = position.qtyN * position.contractSizeN;
     const rate = Math.abs(size) * position.mmrN;
     equity += size * (mark - position.avgN);

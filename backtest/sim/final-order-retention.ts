@@ -1,3 +1,5 @@
+import type { Order, OrderState } from '../../core/model/index.ts';
+import { isLive } from './order-factory.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { FinalQueue, SimAlgo, SimState } from './sim-state.ts';
 
@@ -23,19 +25,66 @@ function retire<T>(queue: FinalQueue<T>, item: T, forget: (old: T) => void): voi
 
 /**
  * Records that an order became final; forgets the oldest final order once more than
- * {@link RETAIN_FINAL_ORDERS} are kept. A forgotten order keeps only its clientOrderId and final
- * state: a new order reusing the reference is still a duplicate and a modify or cancel of it still
- * finds it final, but lookupOrder answers unknown for it.
+ * {@link RETAIN_FINAL_ORDERS} are kept. A final order is kept as the view its final state was
+ * published with ({@link keepFinalView}), a forgotten one as its clientOrderId and final state: a
+ * new order reusing the reference is still a duplicate and a modify or cancel of it still finds
+ * it final, but lookupOrder answers unknown for a forgotten one. The queue holds references, not
+ * orders, so a final order's record is garbage once its view is published.
  * @param state - the venue
  * @param order - the order, just final
  */
 export function retireFinalOrder(state: SimState, order: SimOrder): void {
-  retire(state.finalOrders, order, (old) => {
-    if (state.ordersByRef.get(old.clientOrderId) === old) {
-      state.ordersByRef.delete(old.clientOrderId);
-      state.forgottenStates.set(old.clientOrderId, old.state);
+  retire(state.finalOrders, order.clientOrderId, (ref) => {
+    const view = state.finalOrderViews.get(ref);
+    if (view !== undefined) {
+      state.finalOrderViews.delete(ref);
+      state.forgottenStates.set(ref, view.orderState);
+      return;
+    }
+    const old = state.ordersByRef.get(ref);
+    if (old !== undefined && !isLive(old)) {
+      state.ordersByRef.delete(ref);
+      state.forgottenStates.set(ref, old.state);
     }
   });
+}
+
+/**
+ * Keeps an order's view in place of the order once its final state is published: the view says
+ * all a lookup answers (the order changes no more), and the order's own record (its working
+ * fields, numbers and links) need not live on with the last {@link RETAIN_FINAL_ORDERS} final
+ * orders. A run keeps the view anyway while it writes its results.
+ * @param state - the venue
+ * @param order - the order just published
+ * @param view - the view published
+ */
+export function keepFinalView(state: SimState, order: SimOrder, view: Order): void {
+  if (isLive(order)) return;
+  const ref = order.clientOrderId;
+  if (state.ordersByRef.get(ref) === order) state.ordersByRef.delete(ref);
+  else if (!state.finalOrderViews.has(ref)) return;
+  state.finalOrderViews.set(ref, view);
+}
+
+/**
+ * The final state of an order that is final and no longer held as an order: kept as its view, or
+ * forgotten.
+ * @param state - the venue
+ * @param ref - a clientOrderId
+ * @returns its final state, undefined when no such final order is known
+ */
+export function finalStateOf(state: SimState, ref: string): OrderState | undefined {
+  return state.finalOrderViews.get(ref)?.orderState ?? state.forgottenStates.get(ref);
+}
+
+/**
+ * Whether an order holds a reference: live, final (kept as its view) or forgotten.
+ * @param state - the venue
+ * @param ref - a clientOrderId
+ * @returns true when it is taken
+ */
+export function orderRefTaken(state: SimState, ref: string): boolean {
+  return state.ordersByRef.has(ref) || state.finalOrderViews.has(ref) || state.forgottenStates.has(ref);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { algoRefTaken } from './final-order-retention.ts';
+import { algoRefTaken, orderRefTaken } from './final-order-retention.ts';
 import type { SimState } from './sim-state.ts';
 
 /** The venue's limit on a clientOrderId / clientAlgoOrderId: 40 characters (per public venue docs). */
@@ -31,11 +31,7 @@ function firstFree(preferred: string, fallback: () => string, taken: (ref: strin
  * @returns a reference no order holds
  */
 export function freeOrderRef(state: SimState, preferred: string, fallback: () => string): string {
-  return firstFree(
-    preferred,
-    fallback,
-    (ref) => state.ordersByRef.has(ref) || state.forgottenStates.has(ref),
-  );
+  return firstFree(preferred, fallback, (ref) => orderRefTaken(state, ref));
 }
 
 /**

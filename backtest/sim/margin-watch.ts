@@ -4,7 +4,7 @@ import { noteVenueWork } from './early-span-work.ts';
 import { watchLiqPrices } from './liq-price-watch.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
 import { equityOf } from './margin.ts';
-import { markPriceOf } from './market-state.ts';
+import { legMarkOf, openLegsOf } from './open-legs.ts';
 import { accountView } from './portfolio-views.ts';
 import { publishOpenPositions } from './publish.ts';
 import { emit, type SimState } from './sim-state.ts';
@@ -31,13 +31,12 @@ export function estimateRisk(state: SimState): RiskEstimate {
 function estimateRiskInto(state: SimState, out: { equity: number; maintenance: number }): void {
   let equity = 0;
   let mm = 0;
-  let open = false;
-  for (const position of state.positions.values()) {
-    if (position.qtyN === 0) continue;
-    open = true;
-    const market = state.markets.get(position.sym);
-    const mark = market ? markPriceOf(market) : Number.NaN;
+  const legs = openLegsOf(state);
+  const open = legs.length > 0;
+  for (const leg of legs) {
+    const mark = legMarkOf(state, leg);
     if (Number.isNaN(mark)) continue;
+    const position = leg.position;
     const size = position.qtyN * position.contractSizeN;
     equity += size * (mark - position.avgN);
     mm += Math.abs(size) * mark * position.mmrN;

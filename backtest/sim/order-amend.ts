@@ -3,6 +3,7 @@ import { asNumber, differs, isAboveZero, isOnStep } from '../../core/model/index
 import { rejectCommand } from './command-rejection.ts';
 import { minusAmount } from './decimal-sums.ts';
 import { finishOrder } from './fills.ts';
+import { finalStateOf } from './final-order-retention.ts';
 import { orderMargin } from './initial-margin.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
 import { requeue, wouldTake } from './matching.ts';
@@ -29,9 +30,9 @@ function findLive(
   target: string,
 ): SimOrder | undefined {
   const order = state.ordersByRef.get(target);
-  const forgotten = order ? undefined : state.forgottenStates.get(target);
-  if (forgotten !== undefined) {
-    rejectCommand(state, ref, kind, 'ORDER_ALREADY_FINAL', `order ${target} is ${forgotten}`);
+  const final = order ? undefined : finalStateOf(state, target);
+  if (final !== undefined) {
+    rejectCommand(state, ref, kind, 'ORDER_ALREADY_FINAL', `order ${target} is ${final}`);
     return undefined;
   }
   if (!order) {

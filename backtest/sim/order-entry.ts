@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
 import { parseTimeToSend, US_EQUITY_ZONE, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { orderRefTaken } from './final-order-retention.ts';
 import { takingPlace, workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { badFieldValue, badParameter, EXPIRY_DATE, isQuoteSized } from './order-parameters.ts';
@@ -83,7 +84,7 @@ function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: s
  * @param intent - the command
  */
 export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
-  if (state.ordersByRef.has(intent.ref) || state.forgottenStates.has(intent.ref)) {
+  if (orderRefTaken(state, intent.ref)) {
     rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
     return;
   }

@@ -1,4 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
+import type { OpenLeg } from './open-legs.ts';
 
 /*
  * Figures read off the balances and positions alone, kept on the venue with the portfolio version
@@ -40,6 +41,9 @@ export interface PortfolioFigures {
   equityPartsAt: number;
   /** Undefined when another case applies (a coin or settle asset not of valuation). */
   equityParts: EquityParts | undefined;
+  openLegsAt: number;
+  /** The margin positions with a non-zero qty (`open-legs.ts`). */
+  openLegs: readonly OpenLeg[];
 }
 
 /**
@@ -54,5 +58,7 @@ export function noFiguresYet(): PortfolioFigures {
     heldAcrossMarks: false,
     equityPartsAt: -1,
     equityParts: undefined,
+    openLegsAt: -1,
+    openLegs: [],
   };
 }

@@ -1,6 +1,7 @@
 import type { AlgoOrder, Dec, OrderAction } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { adlRankOf } from './adl-rank.ts';
+import { keepFinalView } from './final-order-retention.ts';
 import { initialMarginLater } from './initial-margin.ts';
 import { equityOf, markOf } from './margin.ts';
 import { accountView, assetView, positionView } from './portfolio-views.ts';
@@ -19,7 +20,9 @@ import { emit } from './sim-state.ts';
 export function publishOrder(state: SimState, order: SimOrder, action: OrderAction, at = state.now): void {
   order.action = action;
   order.updateAt = at;
-  emit(state, { kind: 'order', order: orderView(order, state.opts.portfolioId) });
+  const view = orderView(order, state.opts.portfolioId);
+  keepFinalView(state, order, view);
+  emit(state, { kind: 'order', order: view });
 }
 
 /**

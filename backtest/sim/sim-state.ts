@@ -6,6 +6,7 @@ import type {
   BarEvent,
   BarInterval,
   Dec,
+  Order,
   OrderSide,
   OrderState,
   PositionMode,
@@ -193,12 +194,17 @@ export interface SimState {
   nextId: number;
   positionMode: PositionMode;
   /**
-   * Orders by clientOrderId: every live order and the latest `RETAIN_FINAL_ORDERS` final ones
-   * (older final orders are forgotten, see `retireFinalOrder` in `final-order-retention.ts`).
+   * Orders by clientOrderId: every live order, and a final one until its final state is published
+   * (it is then kept as that view, in `finalOrderViews`; see `final-order-retention.ts`).
    */
   readonly ordersByRef: Map<string, SimOrder>;
-  /** Final orders in the order they finished (see `retireFinalOrder`). */
-  readonly finalOrders: FinalQueue<SimOrder>;
+  /**
+   * The latest `RETAIN_FINAL_ORDERS` final orders as the views their final states were published
+   * with, by clientOrderId (older final orders are forgotten, see `retireFinalOrder`).
+   */
+  readonly finalOrderViews: Map<string, Order>;
+  /** The clientOrderIds of final orders in the order they finished (see `retireFinalOrder`). */
+  readonly finalOrders: FinalQueue<string>;
   /** The final state of each forgotten order, by clientOrderId (a string each, not the order). */
   readonly forgottenStates: Map<string, OrderState>;
   /** Orders not yet final, in arrival order: what margin, cancels and timers look at. */
@@ -314,6 +320,7 @@ export function createSimState(
     nextId: 1,
     positionMode: opts.positionMode,
     ordersByRef: new Map(),
+    finalOrderViews: new Map(),
     finalOrders: { items: [], head: 0 },
     forgottenStates: new Map(),
     liveOrders: new Set(),

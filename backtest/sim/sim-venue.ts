@@ -333,7 +333,11 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     marketDataDelay: () => latency.marketData(),
     lookupOrder(sym: string, clientOrderId: string): Promise<Order | undefined> {
       const order = state.ordersByRef.get(clientOrderId);
-      return Promise.resolve(order && order.sym === sym ? orderView(order, opts.portfolioId) : undefined);
+      if (order !== undefined)
+        return Promise.resolve(order.sym === sym ? orderView(order, opts.portfolioId) : undefined);
+      // A final order's view, copied as a view of the order made now would be: a new object.
+      const final = state.finalOrderViews.get(clientOrderId);
+      return Promise.resolve(final !== undefined && final.sym === sym ? { ...final } : undefined);
     },
     snapshot: (): Promise<SimSnapshot> => Promise.resolve(snapshotOf(state)),
     adlRanks: (sym?: string): Promise<AdlRankEvent[]> => adlRanksOf(state, sym),

@@ -31,6 +31,24 @@ describe('sim venue: final orders beyond the retention bound', () => {
   });
 });
 
+describe('sim venue: a final order kept', () => {
+  it('answers a lookup with what its final update said, in a copy of its own', async () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(0, 99, 5, 100, 5));
+    t.send(aLimit('gone', 'BUY', '1', '90', { timeInForce: 'IOC' }));
+    t.sim.advanceTo(1);
+    const published = t
+      .of('order')
+      .filter((e) => e.order.clientOrderId === 'gone')
+      .at(-1)?.order;
+    const looked = await t.sim.lookupOrder(BTC, 'gone');
+    expect(published?.orderState).toBe('CANCELLED');
+    expect(looked).toEqual(published);
+    expect(looked).not.toBe(published);
+    expect(await t.sim.lookupOrder('OTHER_SYM', 'gone')).toBeUndefined();
+  });
+});
+
 describe('sim venue: final algo orders beyond the retention bound', () => {
   it('forgets the oldest whole, but still refuses its reference and calls it final on a cancel', () => {
     const t = aSim();

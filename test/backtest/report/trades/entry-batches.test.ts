@@ -49,4 +49,17 @@ describe('entry batches', () => {
     expect(batches.batchOf('o1')).toBeDefined();
     expect(batches.batchOf('o3')).toBeDefined();
   });
+
+  it('stops awaiting a hook call’s slices 10 000 batches later: a slice then starts a batch of its own', () => {
+    const batches = new EntryBatches();
+    batches.placed('s', aMarketOrder({ ref: 'first', sym: 'A' }), 1);
+    batches.placed('s', aMarketOrder({ ref: 'first-b', sym: 'B' }), 1);
+    for (let call = 2; call <= 9_999; call++) batches.placed('s', aMarketOrder({ ref: `o${call}` }), call);
+    batches.placed('s', aMarketOrder({ ref: 'kept', sym: 'B' }), 1);
+    batches.placed('s', aMarketOrder({ ref: 'last' }), 10_000);
+    batches.placed('s', aMarketOrder({ ref: 'late', sym: 'A' }), 1);
+    expect(batches.batchOf('kept')).toBe(batches.batchOf('first-b'));
+    expect(batches.batchOf('late')).toBeDefined();
+    expect(batches.batchOf('late')).not.toBe(batches.batchOf('first'));
+  });
 });
