@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import type { OpenLeg } from './open-legs.ts';
+import type { OpenLeg } from './open-leg.ts';
 
 /*
  * Figures read off the balances and positions alone, kept on the venue with the portfolio version
