@@ -112,17 +112,9 @@ export async function cancelOpenOrdersOnStop(
 ): Promise<StopCancelOutcome> {
   const { inFlight, keepProtective } = record;
   const judge = new UnprotectiveOrders((sym, leg) => kernel.state.positionQty(sym, leg));
-  const unprotected = new Map<string, ProtectiveAtStop>();
-  // Protective orders of an open leg: kept, or (keepProtective false) noted as they are cancelled.
-  const protective = (order: OrderAtStop | AlgoOrder, isProtective: boolean): boolean => {
-    if (!isProtective) return false;
-    if (keepProtective) return true;
-    const ref = 'clientOrderId' in order ? order.clientOrderId : order.clientAlgoOrderId;
-    unprotected.set(ref, { ref, sym: order.sym, positionSide: order.positionSide });
-    return false;
-  };
   const allOpenOrders = record.openOrders;
-  const openOrders = () => allOpenOrders().filter((o) => !protective(o, !judge.order(o)));
+  // With keepProtective the protective orders of an open leg stay; every other order is cancelled.
+  const openOrders = () => (keepProtective ? allOpenOrders().filter((o) => judge.order(o)) : allOpenOrders());
   // Algo orders the venue said are gone (an update that is no longer NEW, or its refusal of the cancel).
   const gone = new Set<string>();
   const algoTargets = new Map<string, string>();
@@ -139,7 +131,10 @@ export async function cancelOpenOrdersOnStop(
     if (target !== undefined && event.kind === 'commandRejected' && event.code > 0) gone.add(target);
   });
   const allOpenAlgos = () => algos.filter((a) => !gone.has(a.clientAlgoOrderId));
-  const openAlgos = () => allOpenAlgos().filter((a) => !protective(a, !judge.algoOrder(a)));
+  const openAlgos = () =>
+    keepProtective ? allOpenAlgos().filter((a) => judge.algoOrder(a)) : allOpenAlgos();
+  // The protective orders of open legs cancelled all the same (keepProtective false), for the warning.
+  const unprotected = new Map<string, ProtectiveAtStop>();
   const nothingOpen = () => openOrders().length === 0 && openAlgos().length === 0;
   const done = () => nothingOpen() && inFlight().length === 0;
   const deadline = clock.now() + timeoutMs;
@@ -152,14 +147,24 @@ export async function cancelOpenOrdersOnStop(
     attempts++;
     const suffix = attempts === 1 ? '' : `-${attempts}`;
     const toCancel = openOrders();
+    const algosToCancel = openAlgos();
+    if (!keepProtective) {
+      for (const o of toCancel)
+        if (!judge.order(o)) unprotected.set(o.clientOrderId, legOf(o.clientOrderId, o));
+      for (const a of algosToCancel)
+        if (!judge.algoOrder(a)) unprotected.set(a.clientAlgoOrderId, legOf(a.clientAlgoOrderId, a));
+    }
     const cancelling = new Set(toCancel.map((o) => o.clientOrderId));
     // A sym with a kept order on it gets the list of the others; any other sym, the whole sym.
     const keepsSome = new Set(
       allOpenOrders().flatMap((o) => (cancelling.has(o.clientOrderId) ? [] : [o.sym])),
     );
     const bySym = new Map<string, string[]>();
-    for (const order of toCancel)
-      bySym.set(order.sym, [...(bySym.get(order.sym) ?? []), order.clientOrderId]);
+    for (const order of toCancel) {
+      const targets = bySym.get(order.sym);
+      if (targets === undefined) bySym.set(order.sym, [order.clientOrderId]);
+      else targets.push(order.clientOrderId);
+    }
     const intents: Intent[] = [
       ...[...bySym].map(
         ([sym, targets]): Intent => ({
@@ -169,7 +174,7 @@ export async function cancelOpenOrdersOnStop(
           ...(keepsSome.has(sym) ? { targets } : {}),
         }),
       ),
-      ...openAlgos().map((algo, i): Intent => {
+      ...algosToCancel.map((algo, i): Intent => {
         const ref = `keel-stop-algo-${i + 1}${suffix}`;
         algoTargets.set(ref, algo.clientAlgoOrderId);
         return { kind: 'cancelAlgoOrder', ref, target: algo.clientAlgoOrderId, sym: algo.sym };
@@ -190,18 +195,22 @@ export async function cancelOpenOrdersOnStop(
     ...openOrders().map((o) => o.clientOrderId),
     ...openAlgos().map((a) => a.clientAlgoOrderId),
   ];
-  const stillOpen = new Set(leftOpen);
   const kept = keepProtective
     ? [
-        ...allOpenOrders().map((o) => ({ ref: o.clientOrderId, sym: o.sym, positionSide: o.positionSide })),
-        ...allOpenAlgos().map((a) => ({
-          ref: a.clientAlgoOrderId,
-          sym: a.sym,
-          positionSide: a.positionSide,
-        })),
-      ].filter((p) => !stillOpen.has(p.ref))
+        ...allOpenOrders()
+          .filter((o) => !judge.order(o))
+          .map((o) => legOf(o.clientOrderId, o)),
+        ...allOpenAlgos()
+          .filter((a) => !judge.algoOrder(a))
+          .map((a) => legOf(a.clientAlgoOrderId, a)),
+      ]
     : [];
   return { attempts, leftOpen, kept, unprotected: [...unprotected.values()] };
+}
+
+/** A protective order as the stop's outcome names it: its reference and the leg it protects. */
+function legOf(ref: string, order: Pick<Order, 'sym' | 'positionSide'>): ProtectiveAtStop {
+  return { ref, sym: order.sym, positionSide: order.positionSide };
 }
 
 /**
