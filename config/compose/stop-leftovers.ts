@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Position } from '../../core/model/index.ts';
 import { type ProtectiveAtStop, type StopCancelOutcome, stopCancelWarning } from './cancel-on-stop.ts';
 import type { InFlightCommand } from './in-flight-commands.ts';
+import { positionLabel } from './position-label.ts';
 
 /** What a stopped session leaves on the venue, for its summary and result. */
 export interface StopLeftovers {
@@ -103,11 +104,6 @@ function unansweredWarning(unanswered: UnansweredAtStop, timeoutMs: number): str
       .map((c) => `${c.ref} (${c.kind})`)
       .join(', ') + (n > 10 ? `, and ${n - 10} more` : '');
   return `${n} command${n === 1 ? '' : 's'} sent before the stop ${n === 1 ? 'has' : 'have'} no answer from the venue: ${shown} (fate unknown: looked up until ${new Date(lookedUpUntil).toISOString()}, shutdown.timeoutMs ${timeoutMs} ms; ${n === 1 ? 'it' : 'they'} may have taken effect: check the venue's open orders, algo orders and loans)`;
-}
-
-/** A position as the notes name it: sym, leg (in BOTH mode) and signed quantity. */
-function positionLabel(p: Position): string {
-  return `${p.sym} ${p.positionSide === 'NONE' ? '' : `${p.positionSide} `}${p.positionQty.toFixed()}`;
 }
 
 /** The protective orders of a position leg, among those given. */

@@ -1,4 +1,5 @@
 import type { KernelState } from '../../core/kernel/index.ts';
+import { positionLabel } from './position-label.ts';
 import { RUN_TAG_LENGTH } from './run-tag.ts';
 
 /**
@@ -36,9 +37,7 @@ export function unmanagedAtStartWarnings(
   );
   const unlisted = [...state.positions.values()]
     .filter((p) => !p.positionQty.isZero() && !syms.has(p.sym))
-    .map(
-      (p) => `${p.sym}${p.positionSide === 'NONE' ? '' : ` ${p.positionSide}`} ${p.positionQty.toFixed()}`,
-    );
+    .map(positionLabel);
   if (unlisted.length > 0)
     warnings.push(
       `positions on syms not in instruments: ${unlisted.join(', ')}; the session gets no market data for them, so equity and the kill switch value them at their last known price only`,

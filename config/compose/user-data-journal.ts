@@ -385,6 +385,16 @@ export class UserDataJournal {
   }
 
   /**
+   * Marks where the session starts trading, once the first reconciliation is folded: the holdings
+   * reported so far are where they start (the session's fills explain the rest), and the open
+   * orders seen so far were placed before the session, so its rejection warnings count them out.
+   */
+  startTrading(): void {
+    this.holdingSpends.startTrading();
+    this.rejections.startTrading();
+  }
+
+  /**
    * Orders the venue still holds open, by the session's own record (the kernel has stopped listening).
    * @returns the orders, in first-seen order
    */

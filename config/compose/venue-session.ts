@@ -267,9 +267,8 @@ async function startAndRunVenueSession(
         : `cannot start on the venue at ${options.venue.restUrl}: its login or first reconciliation failed`,
     );
   }
-  // The holdings the venue reported so far are where they start: the session's fills explain the rest.
-  journal.holdingSpends.startTrading();
-  journal.rejections.startTrading();
+  // What the venue reported so far is where the session starts: its fills and orders come after.
+  journal.startTrading();
   // The first reconciliation is folded before onStart (as NautilusTrader does): a strategy
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
