@@ -24,6 +24,12 @@ export interface MarkSource {
 }
 
 /** How the venue's latest equity report is taken to hold one open position leg. */
+/** A sum on numbers and the sum of its terms' sizes, which bounds its rounding error. */
+interface NumberSum {
+  value: number;
+  size: number;
+}
+
 interface HeldLeg {
   /** The leg's position report the equity report is taken to include: its size and avgPrice. */
   readonly position: Position;
@@ -84,6 +90,8 @@ export class VenueEquityMarks {
   /** The last reported equity estimated and its number: a report is read many times. */
   #reportedOf: Dec | undefined;
   #reportedN = 0;
+  /** The running sum of an estimate or of the included figure on numbers, reused (neither calls the other mid-sum). */
+  readonly #sum: NumberSum = { value: 0, size: 0 };
   /** The numbers of each sym's last position report estimated: converted once per report. */
   readonly #legNumbers = new Map<string, LegNumbers>();
   /** Each sym's last price as money and the number it came from: converted once per new price. */
@@ -202,23 +210,14 @@ export class VenueEquityMarks {
       this.#reportedN = asNumber(reported);
     }
     this.#countIncluded(source);
-    let value = this.#reportedN - this.#includedN;
-    let size = Math.abs(this.#reportedN) + this.#includedSize;
+    const sum = this.#sum;
+    sum.value = this.#reportedN - this.#includedN;
+    sum.size = Math.abs(this.#reportedN) + this.#includedSize;
     for (const position of source.positions.values()) {
       if (position.positionQty.isZero()) continue;
-      const price = source.venueMarkPrice(position.sym);
-      if (price === undefined) {
-        const unrealized = asNumber(position.unrealizedPNL);
-        value += unrealized;
-        size += Math.abs(unrealized);
-      } else {
-        // As #unrealizedAt marks it: the report's figure moved from its mark to the price.
-        const leg = this.#numbersOf(source, position);
-        value += leg.base + leg.sized * (price - leg.from);
-        size += Math.abs(leg.base) + Math.abs(leg.sized) * (Math.abs(price) + Math.abs(leg.from));
-      }
+      this.#addUnrealizedN(sum, source, position, source.venueMarkPrice(position.sym));
     }
-    return { value, error: size * ESTIMATE_ROUNDING };
+    return { value: sum.value, error: sum.size * ESTIMATE_ROUNDING };
   }
 
   /** The unrealized PnL the latest report included, computed once per report or price it is held at. */
@@ -245,22 +244,29 @@ export class VenueEquityMarks {
    */
   #countIncluded(source: MarkSource): void {
     if (this.#includedCounted) return;
-    let value = 0;
-    let size = 0;
-    for (const leg of this.#held.values()) {
-      if (leg.price === undefined) {
-        const unrealized = asNumber(leg.position.unrealizedPNL);
-        value += unrealized;
-        size += Math.abs(unrealized);
-      } else {
-        const { base, sized, from } = this.#numbersOf(source, leg.position);
-        value += base + sized * (leg.price - from);
-        size += Math.abs(base) + Math.abs(sized) * (Math.abs(leg.price) + Math.abs(from));
-      }
-    }
-    this.#includedN = value;
-    this.#includedSize = size;
+    const sum = this.#sum;
+    sum.value = 0;
+    sum.size = 0;
+    for (const leg of this.#held.values()) this.#addUnrealizedN(sum, source, leg.position, leg.price);
+    this.#includedN = sum.value;
+    this.#includedSize = sum.size;
     this.#includedCounted = true;
+  }
+
+  /**
+   * {@link VenueEquityMarks.#unrealizedAt} on numbers, added to `sum`: the report's figure moved
+   * from its mark to `price` (the figure itself without one), and its terms' sizes for the bound.
+   */
+  #addUnrealizedN(sum: NumberSum, source: MarkSource, position: Position, price: number | undefined): void {
+    if (price === undefined) {
+      const unrealized = asNumber(position.unrealizedPNL);
+      sum.value += unrealized;
+      sum.size += Math.abs(unrealized);
+      return;
+    }
+    const { base, sized, from } = this.#numbersOf(source, position);
+    sum.value += base + sized * (price - from);
+    sum.size += Math.abs(base) + Math.abs(sized) * (Math.abs(price) + Math.abs(from));
   }
 
   /** A leg's signed qty x contract size, unrealized PnL and mark (or avgPrice) as numbers, converted once per report. */
