@@ -52,9 +52,8 @@ export class EntryBatches {
    * made and hashed per order placed.
    */
   private readonly recent = new Map<number, RecentBatch | RecentBatch[]>();
-  /** The batches of {@link recent} around a ring, oldest first once it is full. */
-  private readonly recentRing: (RecentBatch | undefined)[] = [];
-  private recentAt = 0;
+  /** The batches of {@link recent}, oldest first. */
+  private readonly recentOrder = new RetentionQueue<RecentBatch>(MAX_RECENT_BATCHES);
   private nextBatch = 0;
 
   /** @param maxRemembered - most orders remembered, the oldest forgotten past it (default 100 000) */
@@ -118,9 +117,7 @@ export class EntryBatches {
     if (found === undefined) this.recent.set(hookCall, batch);
     else if (Array.isArray(found)) found.push(batch);
     else this.recent.set(hookCall, [found, batch]);
-    const evicted = this.recentRing[this.recentAt];
-    this.recentRing[this.recentAt] = batch;
-    this.recentAt = this.recentAt + 1 === MAX_RECENT_BATCHES ? 0 : this.recentAt + 1;
+    const evicted = this.recentOrder.push(batch);
     if (evicted !== undefined) this.forget(evicted);
     return batch;
   }
