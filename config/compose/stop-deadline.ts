@@ -40,7 +40,10 @@ export class StopDeadline {
    *   timer can wait (at most 2^31 - 1 ms)
    */
   left(extraMs = 0): number {
-    return Math.min(MAX_TIMER_MS, Math.max(0, this.at - this.now()) + extraMs);
+    // Once the timer has fired the deadline has passed, though Node fires a timer up to a
+    // millisecond before the monotonic clock reaches it: the abort, not the clock, says so then.
+    const remaining = this.signal.aborted ? 0 : Math.max(0, this.at - this.now());
+    return Math.min(MAX_TIMER_MS, remaining + extraMs);
   }
 
   /** @returns why a step cut short did not finish, for the warnings that name it */
