@@ -46,6 +46,9 @@ interface QuoteSlot {
   ref: string | undefined;
   /** The price, in ticks, last sent for the slot's order (placed or modified to). */
   sentTicks: number;
+  /** The slot's order's price last read ({@link restingTicksOf}), and it in ticks. */
+  readPrice: Dec | undefined;
+  readTicks: number;
 }
 
 interface MarketMakerState {
@@ -147,7 +150,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
     return;
   }
   if (live !== undefined) {
-    const moved = Math.abs(Math.round(asNumber(live.limitPrice) / ctx.state.tickN) - wanted.ticks);
+    const moved = Math.abs(restingTicksOf(ctx, slot, live) - wanted.ticks);
     if (moved >= ctx.params.requoteTicks) {
       slot.sentTicks = wanted.ticks;
       ctx.submit(ctx.order.modify(live, { price: priceAt(ctx, wanted.ticks) }));
@@ -197,7 +200,19 @@ function restingTicks(
 ): number {
   const live = slotOrder(ctx, slot);
   if (live === undefined) return none;
-  return pick(Math.round(asNumber(live.limitPrice) / ctx.state.tickN), slot.sentTicks);
+  return pick(restingTicksOf(ctx, slot, live), slot.sentTicks);
+}
+
+/**
+ * The price the slot's order rests at, in ticks: read off its Decimal once per price, as every
+ * quote event asks for it (both sides twice) and the order keeps its price for many events.
+ */
+function restingTicksOf(ctx: Ctx, slot: QuoteSlot, live: Order): number {
+  if (slot.readPrice !== live.limitPrice) {
+    slot.readPrice = live.limitPrice;
+    slot.readTicks = Math.round(asNumber(live.limitPrice) / ctx.state.tickN);
+  }
+  return slot.readTicks;
 }
 
 /**
@@ -258,8 +273,8 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
   description: 'Two-sided post-only quotes around the mid with inventory skew and a position cap.',
   params,
   state: () => ({
-    bid: { ref: undefined, sentTicks: 0 },
-    ask: { ref: undefined, sentTicks: 0 },
+    bid: { ref: undefined, sentTicks: 0, readPrice: undefined, readTicks: 0 },
+    ask: { ref: undefined, sentTicks: 0, readPrice: undefined, readTicks: 0 },
     tick: D(0),
     lot: D(0),
     tickN: 0,
