@@ -9,9 +9,9 @@ export interface Bands {
 }
 
 /**
- * An indicator from `trading-signals` behind a warm-up flag: `value` stays undefined and
- * `warm` false until the indicator has seen enough inputs to be stable, so a strategy does not
- * act on a half-formed signal.
+ * An indicator behind a warm-up flag (Keel's own {@link sma}, or one from `trading-signals`):
+ * `value` stays undefined and `warm` false until the indicator has seen enough inputs to be
+ * stable, so a strategy does not act on a half-formed signal.
  */
 export interface WarmIndicator<In, Out> {
   /** True once the indicator is stable. */
