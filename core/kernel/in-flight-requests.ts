@@ -252,14 +252,22 @@ export class InFlightRequests {
    * (or, under a cancel, the venue's CANCEL_PENDING) answers none of the requests in flight on it:
    * the order keeps showing PENDING_REPLACE / PENDING_CANCEL, on the venue's new figures, so a
    * strategy waiting for the answer does not send the same request again. Any other word of the
-   * venue (an amendment, a final state, new terms) stands.
+   * venue (an amendment, a final state, new terms) stands. The venue's own final state (not one
+   * Keel synthesized, which the venue's later word may undo) ends the order's record at once: a
+   * late refusal of a request on it finds the order final with or without it, and a record kept
+   * until {@link InFlightRequests.forgetMarked} pushed it out held the order's last placeholder and
+   * venue word through `retain` more marks, long enough to be promoted out of the young generation.
    * @param order - the order as the venue reported it
    */
   venueUpdated(order: Order): void {
     const target = orderKey(order);
     const marked = this.marked.get(target);
-    if (marked === undefined || marked.pending.length === 0 || this.orders.byRef.get(target) !== order)
+    if (marked === undefined || this.orders.byRef.get(target) !== order) return;
+    if (isFinalOrderState(order.orderState) && order.synthesized !== true) {
+      this.marked.delete(target);
       return;
+    }
+    if (marked.pending.length === 0) return;
     if (marked.unacked) {
       this.acknowledged(marked, order);
       return;

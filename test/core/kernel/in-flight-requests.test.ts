@@ -349,3 +349,49 @@ describe('InFlightRequests: what a request costs', () => {
     expect(requests.refused('s-1')).toBeUndefined();
   });
 });
+
+describe("InFlightRequests: an order's record at its final state", () => {
+  /** The keys `act` deletes from any map. */
+  function deletedKeys(act: () => void): unknown[] {
+    const keys: unknown[] = [];
+    const remove = Map.prototype.delete;
+    Map.prototype.delete = function (this: Map<unknown, unknown>, key: unknown) {
+      keys.push(key);
+      return remove.call(this, key);
+    };
+    try {
+      act();
+    } finally {
+      Map.prototype.delete = remove;
+    }
+    return keys;
+  }
+
+  function aMarkedOrder() {
+    const orders = new OrderRegistry();
+    const requests = new InFlightRequests(orders);
+    const open = anOrder({ clientOrderId: 's-1', orderId: 'o-1', updateAt: 1_000 });
+    orders.own('s-1', 's');
+    orders.applyVenue(open);
+    requests.sentOn('s-2', 's', 's-1', 'PENDING_REPLACE', 2_000, undefined, D(101));
+    return { orders, requests, open };
+  }
+
+  it("goes at the venue's own final word, and a late refusal still tells who sent the request", () => {
+    const { orders, requests, open } = aMarkedOrder();
+    const filled = { ...open, orderState: 'FILLED' as const, executedQty: open.orderQty, updateAt: 2_005 };
+    orders.applyVenue(filled);
+    expect(deletedKeys(() => requests.venueUpdated(filled))).toContain('s-1');
+    expect(requests.claimedPrice(filled)).toBeUndefined();
+    expect(requests.pendingOn('s-1')).toEqual([]);
+    expect(requests.refused('s-2')).toEqual({ owner: 's', targets: [filled] });
+    expect(orders.byRef.get('s-1')).toBe(filled);
+  });
+
+  it('stays at a final state Keel synthesized, which the venue may still undo', () => {
+    const { orders, requests, open } = aMarkedOrder();
+    const rejected = { ...open, orderState: 'REJECTED' as const, synthesized: true, updateAt: 2_005 };
+    orders.applyVenue(rejected);
+    expect(deletedKeys(() => requests.venueUpdated(rejected))).not.toContain('s-1');
+  });
+});
