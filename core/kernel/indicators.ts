@@ -1,5 +1,5 @@
 import type { HighLowClose } from 'trading-signals';
-import { ATR, BollingerBands, EMA, RSI } from 'trading-signals';
+import { ATR, BollingerBands, EMA, RSI, SMA } from 'trading-signals';
 
 /** Upper, middle and lower Bollinger band. */
 export interface Bands {
@@ -9,9 +9,9 @@ export interface Bands {
 }
 
 /**
- * An indicator behind a warm-up flag (Keel's own {@link sma}, or one from `trading-signals`):
- * `value` stays undefined and `warm` false until the indicator has seen enough inputs to be
- * stable, so a strategy does not act on a half-formed signal.
+ * An indicator from `trading-signals` behind a warm-up flag: `value` stays undefined and
+ * `warm` false until the indicator has seen enough inputs to be stable, so a strategy does not
+ * act on a half-formed signal.
  */
 export interface WarmIndicator<In, Out> {
   /** True once the indicator is stable. */
@@ -57,45 +57,16 @@ export function warmUp<In, Out>(indicator: SignalsIndicator<In, Out>): WarmIndic
 }
 
 /**
- * Simple moving average: the mean of the last `period` inputs, warm once it has seen that many;
- * the same doubles as trading-signals' SMA (the same additions in the same order).
- * @param period - number of inputs, a whole number of at least 1
+ * Simple moving average.
+ * @param period - number of inputs
  * @returns a warm-up-flagged SMA
- * @throws RangeError when `period` is not a whole number of at least 1
  * @example
  * const fast = sma(10);
  * fast.update(bar.close);
  * if (fast.warm && fast.value! > slow.value!) ...
  */
 export function sma(period: number): WarmIndicator<number, number> {
-  if (!Number.isInteger(period) || period < 1)
-    throw new RangeError(`sma(period) needs a whole number of inputs of at least 1, got ${period}`);
-  // The last `period` inputs in a ring, summed oldest first from 0 and divided by the period: the
-  // very additions trading-signals' SMA makes (so the same doubles), without its array shift,
-  // argument record and reduce callback on every bar.
-  const inputs = new Float64Array(period);
-  let next = 0;
-  let seen = 0;
-  let value: number | undefined;
-  return {
-    get warm() {
-      return value !== undefined;
-    },
-    get value() {
-      return value;
-    },
-    update(input: number): number | undefined {
-      inputs[next] = input;
-      next = next + 1 === period ? 0 : next + 1;
-      if (seen < period) seen++;
-      if (seen < period) return undefined;
-      let sum = 0;
-      for (let i = next; i < period; i++) sum += inputs[i] as number;
-      for (let i = 0; i < next; i++) sum += inputs[i] as number;
-      value = sum / period;
-      return value;
-    },
-  };
+  return warmUp(new SMA(period));
 }
 
 /**

@@ -1,4 +1,3 @@
-import { SMA } from 'trading-signals';
 import { describe, expect, it } from 'vitest';
 import { atr, bollinger, ema, rsi, sma } from '../../../core/kernel/index.ts';
 
@@ -33,29 +32,5 @@ describe('indicators (trading-signals behind a warm-up flag)', () => {
     const bands = b.value;
     expect(bands !== undefined && bands.lower < bands.middle && bands.middle < bands.upper).toBe(true);
     expect(r.value).toBeGreaterThan(50);
-  });
-});
-
-describe('sma', () => {
-  it('gives the very doubles of trading-signals SMA, input by input', () => {
-    let seed = 7;
-    const next = (): number => {
-      seed = (seed * 16807) % 2147483647;
-      return seed / 2147483647;
-    };
-    for (const period of [1, 2, 3, 10, 30]) {
-      const ours = sma(period);
-      const theirs = new SMA(period);
-      for (let i = 0; i < 500; i++) {
-        const price = i % 97 === 0 ? -0 : 100 + (next() - 0.5) * 10 ** Math.floor(next() * 6);
-        const expected = theirs.add(price);
-        expect(ours.update(price)).toBe(theirs.isStable && expected !== null ? expected : undefined);
-        expect(ours.warm).toBe(theirs.isStable);
-      }
-    }
-  });
-
-  it('refuses a period that is not a whole number of at least 1', () => {
-    for (const period of [0, -1, 2.5, Number.NaN]) expect(() => sma(period)).toThrow(RangeError);
   });
 });
