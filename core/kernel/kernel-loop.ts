@@ -73,6 +73,11 @@ export class KernelLoop {
     return this.strategiesOn;
   }
 
+  /** True while {@link KernelLoop.start} would start the loop: it was neither started nor stopped. */
+  get startable(): boolean {
+    return !this.started && !this.over;
+  }
+
   /** True once the kernel stopped. */
   get stopped(): boolean {
     return this.over;
@@ -119,7 +124,7 @@ export class KernelLoop {
    *   errors, if `strategiesAfter` rejects, or when the kernel was already started or stopped
    */
   start(strategiesAfter?: Promise<unknown>): Promise<void> {
-    if (this.started || this.over) {
+    if (!this.startable) {
       const was = this.over ? 'stopped' : 'started';
       return Promise.reject(
         new Error(`kernel: start() was called on a ${was} kernel; build a new Kernel per run`),

@@ -242,7 +242,8 @@ export class Kernel {
    *   errors, if `strategiesAfter` rejects, or when the kernel was already started or stopped
    */
   start(strategiesAfter?: Promise<unknown>): Promise<void> {
-    this.startTs = this.state.now();
+    // A refused second start leaves the first start's time: watches made then still count as at the start.
+    if (this.loop.startable) this.startTs = this.state.now();
     return this.loop.start(strategiesAfter);
   }
 

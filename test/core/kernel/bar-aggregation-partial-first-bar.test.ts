@@ -1,9 +1,13 @@
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy } from '../../../core/kernel/index.ts';
-import type { BarEvent } from '../../../core/model/index.ts';
+import { defineStrategy, Kernel, virtualScheduler } from '../../../core/kernel/index.ts';
+import type { BarEvent, MarketEvent } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
 import { aFeedBar, aQuote, aTrade, BTC } from '../../kit/kernel-events.ts';
+import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
@@ -49,6 +53,34 @@ describe('the first bar built after a start or a watch in the middle of its peri
     const { kernel } = aKernelRig([{ id: 'p', strategy: late }], { start: T0 });
     // Watched at the first trade, 2 min into the 5m bar opening at T0.
     for (let m = 2; m < 11; m++) kernel.push(aTrade(T0 + m * MIN, 100));
+    expect(flagged(bars)).toEqual(['5m@0 partial', '5m@5']);
+  });
+
+  it('is flagged partial after a watchBars mid-run, even right after a refused second start', async () => {
+    const bars: BarEvent[] = [];
+    const late = defineStrategy({
+      name: 'partial-after-second-start',
+      params: z.object({}),
+      onTrade: (ctx, trade) => (trade.price === 101 ? ctx.watchBars(BTC, '5m') : undefined),
+      onBar: (_ctx, bar) => {
+        bars.push(bar);
+      },
+    });
+    // A backtest's kernel: its data is whole from T0, so only a watch at the start builds from there.
+    const kernel = new Kernel({
+      instruments: [anInstrument(BTC)],
+      market: new Subject<MarketEvent>(),
+      execution: aRecordingPort(),
+      gate: new RiskGate(),
+      scheduler: virtualScheduler(T0),
+      strategies: [{ id: 'p', strategy: late }],
+      barsWholeFrom: T0,
+    });
+    void kernel.start();
+    kernel.push(aTrade(T0 + 2 * MIN, 100));
+    await expect(kernel.start()).rejects.toThrow(/started/);
+    // Watched 2 min into the 5m bar opening at T0, at the refused start's time.
+    for (let m = 2; m < 11; m++) kernel.push(aTrade(T0 + m * MIN, 101));
     expect(flagged(bars)).toEqual(['5m@0 partial', '5m@5']);
   });
 
