@@ -2,22 +2,28 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecentRefs } from '../../../core/kernel/recent-refs.ts';
 
+/**
+ * Pushes `pushed` into a ring of `capacity` and checks that each of `asked` is found at the slot
+ * of its latest push among the last `capacity`, or not at all.
+ */
+function expectLatestSlots(capacity: number, pushed: readonly string[], asked: readonly string[]): void {
+  const ring = new RecentRefs(capacity);
+  const slots = pushed.map((ref) => ring.push(ref));
+  const kept = pushed.slice(Math.max(0, pushed.length - capacity));
+  for (const ref of asked) {
+    const latest = kept.lastIndexOf(ref);
+    const expected = latest === -1 ? -1 : slots[pushed.length - kept.length + latest];
+    expect(ring.slotOf(ref)).toBe(expected);
+  }
+}
+
 describe('RecentRefs', () => {
   it('finds the latest slot of a reference among the last `capacity` pushed, and none older', () => {
     fc.assert(
       fc.property(
         fc.nat(12),
         fc.array(fc.constantFrom<string>('a', 'b', 'c', 'd', 'e'), { maxLength: 60 }),
-        (capacity, refs) => {
-          const ring = new RecentRefs(capacity);
-          const slots = refs.map((ref) => ring.push(ref));
-          const kept = refs.slice(Math.max(0, refs.length - capacity));
-          for (const ref of ['a', 'b', 'c', 'd', 'e']) {
-            const latest = kept.lastIndexOf(ref);
-            const expected = latest === -1 ? -1 : slots[refs.length - kept.length + latest];
-            expect(ring.slotOf(ref)).toBe(expected);
-          }
-        },
+        (capacity, refs) => expectLatestSlots(capacity, refs, ['a', 'b', 'c', 'd', 'e']),
       ),
     );
   });
@@ -69,16 +75,7 @@ describe('RecentRefs with references that end in counters', () => {
         fc.integer({ min: 1, max: 12 }),
         fc.array(refs, { maxLength: 60 }),
         fc.array(refs),
-        (capacity, pushed, asked) => {
-          const ring = new RecentRefs(capacity);
-          const slots = pushed.map((ref) => ring.push(ref));
-          const kept = pushed.slice(Math.max(0, pushed.length - capacity));
-          for (const ref of [...pushed, ...asked]) {
-            const latest = kept.lastIndexOf(ref);
-            const expected = latest === -1 ? -1 : slots[pushed.length - kept.length + latest];
-            expect(ring.slotOf(ref)).toBe(expected);
-          }
-        },
+        (capacity, pushed, asked) => expectLatestSlots(capacity, pushed, [...pushed, ...asked]),
       ),
     );
   });
