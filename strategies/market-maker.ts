@@ -181,7 +181,7 @@ function adoptQuotes(ctx: Ctx): Intent[] {
     const slot = order.side === 'BUY' ? ctx.state.bid : ctx.state.ask;
     if (slot.ref === undefined) {
       slot.ref = order.clientOrderId;
-      slot.sentTicks = Math.round(asNumber(order.limitPrice) / ctx.state.tickN);
+      slot.sentTicks = restingTicksOf(ctx, slot, order);
     } else surplus.push(ctx.order.cancel(order));
   }
   return surplus;
