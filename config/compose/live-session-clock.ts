@@ -37,10 +37,22 @@ export function liveSessionClock(venue: VenueTimeSource): () => number {
  * the rate the venue's clock is followed at (`keel venue --speed`), read as it changes: a rate the
  * venue's replies disprove and bear out again during the session would otherwise leave a timer
  * armed at the old one (a 60 s `every` firing five times back to back at 5x, or five times late).
+ * A timer not yet due waits for the estimate to reach its time: after a re-sync stepped the
+ * estimate back, the session's clock stands still until the estimate catches up with it, and a
+ * wake-up measured from the session's clock would come back every (due - now) ms until then (every
+ * millisecond for a timer due in one, for as long as the step).
  * @param venue - the estimate of the venue's clock the session's clock reads
  * @param sessionClock - the session's clock ({@link liveSessionClock} over `venue`)
  * @returns the scheduler
  */
 export function liveSessionScheduler(venue: PacedVenueTimeSource, sessionClock: () => number): Scheduler {
-  return timerScheduler({ now: sessionClock }, () => venue.rate);
+  const waits = timerScheduler(venue, () => venue.rate);
+  return {
+    ...waits,
+    clock: { now: sessionClock },
+    wakeAt(at: number, wake: () => void): void {
+      // Due on the session's clock already: now, though the estimate may still be behind it.
+      waits.wakeAt(sessionClock() >= at ? venue.now() : at, wake);
+    },
+  };
 }

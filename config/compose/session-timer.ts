@@ -13,16 +13,24 @@ const RECHECK_MS = 1_000;
  * not keep the process alive (the session's own stop ends it).
  * @param sessionClock - the session's clock, epoch ms
  * @param rate - how many ms the session's clock moves per wall ms, as now (the fastest it may, in lockstep)
+ * @param running - the clock under the session's that runs at `rate` (default the session's own): a
+ *   live session's venue clock estimate, which the session's clock stands still for after a
+ *   re-sync stepped it back, until it catches up. A timer waits for it to reach its time, not
+ *   (due - now) ms at a time, which until then would be every millisecond for a timer due in one.
  * @returns the port
  */
-export function sessionTimer(sessionClock: () => number, rate: () => number): TimerPort {
+export function sessionTimer(
+  sessionClock: () => number,
+  rate: () => number,
+  running: () => number = sessionClock,
+): TimerPort {
   return {
     now: sessionClock,
     setTimer(fn, ms) {
       const due = sessionClock() + ms;
       let handle: ReturnType<typeof setTimeout> | undefined;
       const arm = (): void => {
-        const left = due - sessionClock();
+        const left = sessionClock() >= due ? 0 : due - running();
         const wallMs = Math.min(RECHECK_MS, Math.max(1, Math.ceil(left / rate())));
         handle = setTimeout(() => {
           handle = undefined;
@@ -56,4 +64,18 @@ export function sessionClockRate(
   }
   const clock = options.serverClock;
   return () => clock?.rate ?? 1;
+}
+
+/**
+ * A session's timer port ({@link sessionTimer}) on its clock at its rate ({@link sessionClockRate}),
+ * waiting on the venue clock estimate under a live session's clock.
+ * @param options - the session's mode, config, clock and venue clock estimate
+ * @returns the port
+ */
+export function sessionTimerOf(
+  options: Pick<VenueSessionOptions, 'mode' | 'config' | 'serverClock' | 'sessionClock'>,
+): TimerPort {
+  const estimate = options.mode === 'live' ? options.serverClock : undefined;
+  const running = estimate === undefined ? options.sessionClock : () => estimate.now();
+  return sessionTimer(options.sessionClock, sessionClockRate(options), running);
 }

@@ -19,7 +19,7 @@ import { sessionGuards } from './session-guards.ts';
 import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { waitForStop } from './session-stop.ts';
-import { sessionClockRate, sessionTimer } from './session-timer.ts';
+import { sessionTimerOf } from './session-timer.ts';
 import { startUpFailure } from './start-up-failure.ts';
 import { StartUpInterrupted, type StartUpSignals, watchStartUpSignals } from './start-up-signals.ts';
 import { showStatus, statusLogTo } from './status-line.ts';
@@ -117,7 +117,7 @@ async function startAndRunVenueSession(
       onRejected: (order, strategyId) => alerts.rejected(order, strategyId),
       // What the journal holds back waits on the session's clock, at its pace (a replay's speed),
       // so it ends on time in a quiet account.
-      timer: sessionTimer(options.sessionClock, sessionClockRate(options)),
+      timer: sessionTimerOf(options),
     },
   );
 
@@ -339,10 +339,7 @@ async function startAndRunVenueSession(
     ...(venueTime === undefined ? {} : { toVenueTime: (ts: number) => venueTime.at(ts) }),
     logger,
   });
-  const stopStatementRefresh = statement.refreshEvery(
-    STATEMENT_REFRESH_MS,
-    sessionTimer(options.sessionClock, sessionClockRate(options)),
-  );
+  const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, sessionTimerOf(options));
   if (startUp.received === undefined) live.marketData.subscribeAll(subscriptions);
   const startedAt = monotonicNow();
   const stopStatus = showStatus(

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionClockRate, sessionTimer } from '../../../config/compose/session-timer.ts';
+import { liveSessionClock } from '../../../config/compose/live-session-clock.ts';
+import { sessionClockRate, sessionTimer, sessionTimerOf } from '../../../config/compose/session-timer.ts';
 import type { VenueSessionOptions } from '../../../config/compose/venue-session-options.ts';
 
 const START = 1_700_000_000_000;
@@ -70,6 +72,102 @@ describe('the session timer (what the journal holds back waits on)', () => {
     cancel();
     vi.advanceTimersByTime(5_000);
     expect(fired).not.toHaveBeenCalled();
+  });
+});
+
+/**
+ * A live session's clock over a venue clock estimate that a test steps back and forward (as a
+ * re-sync from the venue's `Date` headers does), with the session timer on it.
+ */
+function aSteppedLiveClock() {
+  let offsetMs = 0;
+  const estimate = (): number => Date.now() + offsetMs;
+  const session = liveSessionClock({ now: estimate });
+  const armed = vi.spyOn(globalThis, 'setTimeout');
+  return {
+    session,
+    timer: sessionTimer(session, () => 1, estimate),
+    armed: () => armed.mock.calls.length,
+    step(ms: number): void {
+      offsetMs += ms;
+    },
+  };
+}
+
+describe('the session timer of a live session whose venue clock estimate steps', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: START });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it('waits out a 2 s step back without polling every millisecond for a timer due in 1 ms', () => {
+    const live = aSteppedLiveClock();
+    const start = live.session();
+    live.step(-2_000);
+    const fired: number[] = [];
+    live.timer.setTimer(() => fired.push(live.session()), 1);
+    vi.advanceTimersByTime(5_000);
+    expect(fired).toEqual([start + 1]);
+    expect(live.armed()).toBeLessThanOrEqual(3);
+  });
+
+  it("waits on a live session's venue clock estimate, and on a paper session's own clock", () => {
+    let offsetMs = 0;
+    const serverClock = { rate: 1, now: () => Date.now() + offsetMs };
+    const sessionClock = liveSessionClock(serverClock);
+    const live = { mode: 'live', config: {}, serverClock, sessionClock } as unknown as VenueSessionOptions;
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    const fired = vi.fn();
+    sessionTimerOf(live).setTimer(fired, 1);
+    offsetMs = -2_000;
+    vi.advanceTimersByTime(5_000);
+    expect(fired).toHaveBeenCalledOnce();
+    expect(armed.mock.calls.length).toBeLessThanOrEqual(3);
+    const paper = { mode: 'paper', config: { paper: { speed: 1 } }, sessionClock: () => Date.now() };
+    sessionTimerOf(paper as unknown as VenueSessionOptions).setTimer(fired, 1_000);
+    vi.advanceTimersByTime(1_000);
+    expect(fired).toHaveBeenCalledTimes(2);
+  });
+
+  it('property: for any steps back and forward, each timer fires once, never before its time on the session clock, without polling', () => {
+    const move = fc.oneof(
+      fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 3_000 }) }),
+      fc.record({ kind: fc.constant('step' as const), ms: fc.integer({ min: -60_000, max: 60_000 }) }),
+      fc.record({ kind: fc.constant('timer' as const), ms: fc.integer({ min: 0, max: 10_000 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(move, { minLength: 1, maxLength: 30 }), (moves) => {
+        vi.clearAllTimers();
+        vi.restoreAllMocks();
+        vi.setSystemTime(START);
+        const live = aSteppedLiveClock();
+        const due: number[] = [];
+        const fired: { index: number; at: number }[] = [];
+        let stepsBackMs = 0;
+        for (const m of moves) {
+          if (m.kind === 'wait') vi.advanceTimersByTime(m.ms);
+          else if (m.kind === 'step') {
+            live.step(m.ms);
+            stepsBackMs += Math.max(0, -m.ms);
+          } else {
+            const index = due.length;
+            due.push(live.session() + m.ms);
+            live.timer.setTimer(() => fired.push({ index, at: live.session() }), m.ms);
+          }
+        }
+        vi.advanceTimersByTime(stepsBackMs + 15_000);
+        expect(fired.map((f) => f.index).sort((a, b) => a - b)).toEqual(due.map((_, i) => i));
+        for (const f of fired) expect(f.at).toBeGreaterThanOrEqual(due[f.index] as number);
+        // One arming per timer, and a re-arming a wall second while it waits (or a step it waits out).
+        const waitedS =
+          moves.reduce((sum, m) => sum + (m.kind === 'wait' ? m.ms : 0), stepsBackMs + 15_000) / 1_000;
+        expect(live.armed()).toBeLessThanOrEqual(due.length * (waitedS + moves.length + 2));
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 

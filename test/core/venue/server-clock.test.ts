@@ -119,6 +119,36 @@ describe('ServerClock', () => {
     );
   });
 
+  it('re-syncs to within what the latest reply proves however the venue clock steps back or forward between replies (property)', async () => {
+    const stepThenExchange = fc.record({
+      stepMs: fc.oneof(
+        fc.integer({ min: -3_000, max: 3_000 }),
+        fc.integer({ min: -3_600_000, max: 3_600_000 }),
+      ),
+      quietMs: fc.integer({ min: 0, max: 60_000 }),
+      stampedAfter: fc.integer({ min: 0, max: 2_000 }),
+      tail: fc.integer({ min: 0, max: 2_000 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepThenExchange, { minLength: 1, maxLength: 30 }), async (replies) => {
+        const timer = fakeTimer(T);
+        const clock = new ServerClock(timer, silent);
+        let trueOffset = 0;
+        for (const { stepMs, quietMs, stampedAfter, tail } of replies) {
+          trueOffset += stepMs;
+          const before = clock.offsetMs;
+          await timer.advance(quietMs);
+          // Between replies the estimate runs with the local clock: no step of its own.
+          expect(clock.offsetMs).toBe(before);
+          const sent = timer.now();
+          clock.observe(dateAt(sent + stampedAfter + trueOffset), sent, sent + stampedAfter + tail);
+          expect(Number.isInteger(clock.offsetMs)).toBe(true);
+          expect(Math.abs(clock.offsetMs - trueOffset)).toBeLessThanOrEqual(1_000 + stampedAfter + tail);
+        }
+      }),
+    );
+  });
+
   it('keeps pace between replies with a venue stating its clock runs N times real time', () => {
     fc.assert(
       fc.property(

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Scheduler, wallScheduler } from '../../../core/kernel/index.ts';
+import { KernelTimers } from '../../../core/kernel/kernel-timers.ts';
+import type { ScheduledTimer } from '../../../core/kernel/timer-queue.ts';
+
+const T = 1_700_000_000_000;
+
+/** What happens next: real time passes, the wall clock steps, a strategy sets a timer. */
+const action = fc.oneof(
+  fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 5_000 }) }),
+  fc.record({ kind: fc.constant('step' as const), ms: fc.integer({ min: -60_000, max: 60_000 }) }),
+  fc.record({
+    kind: fc.constant('timer' as const),
+    inMs: fc.integer({ min: 0, max: 20_000 }),
+    every: fc.oneof(fc.constant(0), fc.integer({ min: 500, max: 10_000 })),
+  }),
+);
+
+describe('kernel timers on the wall scheduler when the wall clock steps back or forward', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('property: each timer fires once per due time, in due order, never before it on the clock, without spinning', () => {
+    fc.assert(
+      fc.property(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => {
+        vi.useFakeTimers({ now: T });
+        try {
+          const inner = wallScheduler();
+          let wakeRequests = 0;
+          const scheduler: Scheduler = {
+            ...inner,
+            wakeAt(at, wake) {
+              wakeRequests++;
+              inner.wakeAt(at, wake);
+            },
+          };
+          const fired: { id: number; at: number; clockAt: number }[] = [];
+          const fire = (timer: ScheduledTimer): boolean => {
+            fired.push({ id: timer.id, at: timer.at, clockAt: Date.now() });
+            return true;
+          };
+          const timers = new KernelTimers(scheduler, () => timers.fireDueNow(fire));
+          const set = new Map<number, { at: number; every: number }>();
+          /** How many firings came before each timer was set. */
+          const setAt = new Map<number, number>();
+          let stepsBackMs = 0;
+          let realMs = 0;
+          for (const a of actions) {
+            if (a.kind === 'wait') {
+              vi.advanceTimersByTime(a.ms);
+              realMs += a.ms;
+            } else if (a.kind === 'step') {
+              vi.setSystemTime(Date.now() + a.ms);
+              stepsBackMs += Math.max(0, -a.ms);
+            } else {
+              const at = Date.now() + a.inMs;
+              const id = timers.set(0, at, a.every, 'timer');
+              set.set(id, { at, every: a.every });
+              setAt.set(id, fired.length);
+            }
+          }
+          vi.advanceTimersByTime(stepsBackMs + 25_000);
+          realMs += stepsBackMs + 25_000;
+          const end = Date.now();
+          for (const f of fired) expect(f.clockAt).toBeGreaterThanOrEqual(f.at);
+          // In due order among the timers pending together: one set after the clock stepped back may
+          // be due before one that fired already.
+          const pendingSince = new Map<number, number>(setAt);
+          for (const [j, f] of fired.entries()) {
+            for (let i = pendingSince.get(f.id) as number; i < j; i++)
+              expect((fired[i] as (typeof fired)[number]).at).toBeLessThanOrEqual(f.at);
+            pendingSince.set(f.id, j + 1);
+          }
+          for (const [id, { at, every }] of set) {
+            const times = fired.filter((f) => f.id === id).map((f) => f.at);
+            // A one-shot fires once; a repeating timer once for each of its times the clock passed.
+            const expected =
+              every === 0
+                ? [at]
+                : Array.from({ length: Math.floor((end - at) / every) + 1 }, (_, k) => at + k * every);
+            expect(times).toEqual(expected);
+          }
+          // One wake-up per firing, plus a re-arming for each step back and each timer set.
+          expect(wakeRequests).toBeLessThanOrEqual(fired.length + 2 * (actions.length + 1) + realMs / 1_000);
+        } finally {
+          vi.useRealTimers();
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
