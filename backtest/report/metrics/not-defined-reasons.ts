@@ -77,7 +77,7 @@ const REASONS: Readonly<Record<NullableMetric, (m: BacktestMetrics) => string>> 
         ? 'fewer than two trades'
         : 'every trade had the same PnL',
   kelly: (m) => (m.tradeCount === 0 ? NO_TRADES : m.winRate === 0 ? 'no winning trades' : NO_LOSING_TRADES),
-  turnoverRatio: () => 'the mean equity is 0',
+  turnoverRatio: () => 'the mean equity is not positive',
   firstLiquidationTs: () => NO_LIQUIDATION,
 };
 
