@@ -189,7 +189,7 @@ describe('drawdown: edge cases against backtesting.py', () => {
   it('counts a drawdown only the last sample is in as a period, where backtesting.py drops it', () => {
     // 100 -> 110 -> 99: dd = 1 - 99 / 110 = 0.1 at t=2000, from the peak at t=1000 to the end.
     // backtesting.py finds periods between bars with dd = 0 (and the last bar) more than one bar
-    // apart: here bars 1 and 2 are adjacent, so it lists none (its durations come out NaN).
+    // apart: here bars 1 and 2 are adjacent, so it lists none.
     const stats = drawdownStats(equityCurveOf([100, 110, 99], 1000));
     expect(stats.periods).toEqual([{ peakTs: 1000, endTs: 2000, recovered: false, depth: expect.any(Number) }]);
     expect(stats.maxDrawdown).toBeCloseTo(0.1, 12);
