@@ -191,7 +191,9 @@ describe('drawdown: edge cases against backtesting.py', () => {
     // backtesting.py finds periods between bars with dd = 0 (and the last bar) more than one bar
     // apart: here bars 1 and 2 are adjacent, so it lists none.
     const stats = drawdownStats(equityCurveOf([100, 110, 99], 1000));
-    expect(stats.periods).toEqual([{ peakTs: 1000, endTs: 2000, recovered: false, depth: expect.any(Number) }]);
+    expect(stats.periods).toEqual([
+      { peakTs: 1000, endTs: 2000, recovered: false, depth: expect.any(Number) },
+    ]);
     expect(stats.maxDrawdown).toBeCloseTo(0.1, 12);
     expect(stats.avgDrawdown).toBeCloseTo(0.1, 12);
     expect(stats.maxDrawdownDurationMs).toBe(1000);
