@@ -140,7 +140,10 @@ export function sortinoRatio(
 
 /**
  * Calmar ratio (QuantStats' `calmar`). backtesting.py's divides its annualized return
- * ({@link annualizedReturn}) by the max drawdown instead of CAGR.
+ * ({@link annualizedReturn}) by the max drawdown instead of CAGR. The max drawdown is Keel's, taken
+ * on every equity sample as backtesting.py takes it on every bar; QuantStats takes it on the
+ * curve compounded from the period returns, which misses a fall recovered within a period, so
+ * its drawdown can be shallower and its Calmar larger.
  * @param cagrValue - compound annual growth rate
  * @param maxDrawdown - maximum drawdown as a positive fraction
  * @returns CAGR / max drawdown, or null when either is undefined or the drawdown is 0
