@@ -23,7 +23,8 @@ export function totalReturn(startEquity: number, finalEquity: number): number | 
  * @param returns - period returns
  * @param periodsPerYear - periods per year
  * @returns (1 + gmean(r))^P - 1; -1 when some r <= -1 (equity reached zero: a total loss, as
- *   CAGR has it); null without returns
+ *   CAGR has it, where backtesting.py's geometric mean falls back to 0 and so shows 0); null
+ *   without returns
  */
 export function annualizedReturn(returns: readonly number[], periodsPerYear: number | null): number | null {
   if (returns.length === 0 || periodsPerYear === null) return null;
