@@ -13,7 +13,9 @@ export const YEAR_MS = 365 * DAY_MS;
 
 /**
  * How period returns are taken and annualized (Keel's choice, configurable):
- * - `tradingDaysPerYear`: 365 for crypto (trades every day, the default), 252 for equities.
+ * - `tradingDaysPerYear`: 365 for crypto (trades every day, the default), 252 for equities (the
+ *   runner picks by instrument; backtesting.py guesses from its bars instead: 365 when more than
+ *   0.6 x 2/7 of them fall on a weekend, else 252).
  * - `period`: `'auto'` takes daily returns (last equity of each UTC day, as backtesting.py does;
  *   of each New York day for US equities, so Friday's after-hours past midnight UTC are no
  *   Saturday) when the curve lasts at least 3 days and has samples on at least 3 such days (a 27-hour run

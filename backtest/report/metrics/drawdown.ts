@@ -208,6 +208,11 @@ interface TrackerState {
  * Drawdown periods and their statistics. A period starts at the last sample on the running
  * peak, and lasts until a sample regains the peak (or the run ends, as backtesting.py counts an
  * unrecovered drawdown up to the last bar). Duration = endTs - peakTs; depth = deepest point.
+ * A sample back on the peak exactly ends a period, as backtesting.py's dd = 0 does. Where Keel
+ * differs (deliberately): a drawdown only the last sample is in is a period here, while
+ * backtesting.py lists periods between bars more than one bar apart and so drops it (when it is
+ * the only one, its duration figures come out as drawdown fractions, not times); and without a
+ * drawdown the average depth and the durations are 0 here, NaN there.
  * @param curve - equity samples in time order
  * @returns max and average drawdown and duration, and the periods
  * @example

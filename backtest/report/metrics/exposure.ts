@@ -2,8 +2,10 @@ import type { TimeInterval } from '../equity-sample.ts';
 
 /**
  * Exposure time: the share of the run during which some position was open (the time-weighted
- * form of backtesting.py's "Exposure Time [%]", which counts bars). Overlapping intervals (two
- * syms open at once) count once; intervals are clipped to [start, end].
+ * form of backtesting.py's "Exposure Time [%]", which counts bars from entry to exit bar, both
+ * included; QuantStats' `exposure` is the share of non-zero period returns, rounded up to a whole
+ * percent). Overlapping intervals (two syms open at once) count once; intervals are clipped to
+ * [start, end].
  * @param intervals - when positions were open
  * @param start - start of the run, epoch ms
  * @param end - end of the run, epoch ms

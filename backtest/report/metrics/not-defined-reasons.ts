@@ -18,8 +18,9 @@ const NO_LIQUIDATION = 'no liquidation';
  * The reasons that say a metric is n/a because the run is unbeaten on it: no losing trade (profit
  * factor, Kelly), no drawdown (Calmar), no period below the risk-free rate (Sortino), a ratio too
  * large to state (Sharpe, CAGR), no liquidation (the first one's time). A table ranking runs by
- * the metric puts such a run first; any other n/a (no trades, a run too short) says nothing of
- * how good it is.
+ * the metric puts such a run first; any other n/a (no trades, a run too short, a ratio that is
+ * 0 / 0 because nothing was won: every trade broke even, equity never moved, every period
+ * returned the risk-free rate) says nothing of how good it is.
  */
 export const UNBEATEN_REASONS: ReadonlySet<string> = new Set([
   NO_LOSING_TRADES,
@@ -38,6 +39,16 @@ function notAnnualized(m: BacktestMetrics): string | undefined {
 /** Why a figure on the period returns is not defined before its own reason: not annualized, or ruin. */
 function returnsProblem(m: BacktestMetrics): string | undefined {
   return notAnnualized(m) ?? (m.annualization.ruinTs === undefined ? undefined : 'equity reached zero');
+}
+
+/**
+ * Whether every period return was the risk-free rate, given none was below it (Sortino null): the
+ * annualized return is then the risk-free rate compounded, exactly so for the usual flat curve at
+ * rf = 0, and Sortino is 0 / 0 (mean excess return and downside deviation both 0).
+ */
+function everyPeriodAtRiskFree(m: BacktestMetrics): boolean {
+  const p = m.annualization.periodsPerYear;
+  return p !== null && m.annualizedReturn === (1 + m.annualization.riskFreeRate / p) ** p - 1;
 }
 
 function cagrReason(m: BacktestMetrics): string {
@@ -60,15 +71,21 @@ const REASONS: Readonly<Record<NullableMetric, (m: BacktestMetrics) => string>> 
       : m.annualizedVolatility === 0
         ? 'zero volatility: the returns do not vary'
         : TOO_LARGE),
-  sortino: (m) => returnsProblem(m) ?? NONE_BELOW_RISK_FREE,
-  calmar: (m) => (m.cagr === null ? `CAGR is n/a: ${cagrReason(m)}` : NO_DRAWDOWN),
+  sortino: (m) =>
+    returnsProblem(m) ??
+    (everyPeriodAtRiskFree(m) ? 'every period returned the risk-free rate' : NONE_BELOW_RISK_FREE),
+  // Calmar is null only without a drawdown; a CAGR of 0 then means equity never moved (0 / 0).
+  calmar: (m) =>
+    m.cagr === null ? `CAGR is n/a: ${cagrReason(m)}` : m.cagr === 0 ? 'equity never moved' : NO_DRAWDOWN,
   winRate: () => NO_TRADES,
   bestTrade: () => NO_TRADES,
   worstTrade: () => NO_TRADES,
   avgTrade: (m) => (m.tradeCount === 0 ? NO_TRADES : 'a trade lost its whole entry notional'),
   maxTradeDurationMs: () => NO_TRADES,
   avgTradeDurationMs: () => NO_TRADES,
-  profitFactor: (m) => (m.tradeCount === 0 ? NO_TRADES : NO_LOSING_TRADES),
+  // Profit factor is null only without a losing trade; a win rate of 0 then means no winner either.
+  profitFactor: (m) =>
+    m.tradeCount === 0 ? NO_TRADES : m.winRate === 0 ? 'every trade broke even' : NO_LOSING_TRADES,
   expectancy: () => NO_TRADES,
   sqn: (m) =>
     m.tradeCount === 0
@@ -77,7 +94,7 @@ const REASONS: Readonly<Record<NullableMetric, (m: BacktestMetrics) => string>> 
         ? 'fewer than two trades'
         : 'every trade had the same PnL',
   kelly: (m) => (m.tradeCount === 0 ? NO_TRADES : m.winRate === 0 ? 'no winning trades' : NO_LOSING_TRADES),
-  turnoverRatio: () => 'the mean equity is 0',
+  turnoverRatio: () => 'the mean equity is not positive',
   firstLiquidationTs: () => NO_LIQUIDATION,
 };
 

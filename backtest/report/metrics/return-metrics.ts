@@ -23,7 +23,8 @@ export function totalReturn(startEquity: number, finalEquity: number): number | 
  * @param returns - period returns
  * @param periodsPerYear - periods per year
  * @returns (1 + gmean(r))^P - 1; -1 when some r <= -1 (equity reached zero: a total loss, as
- *   CAGR has it); null without returns
+ *   CAGR has it, where backtesting.py's geometric mean falls back to 0 and so shows 0); null
+ *   without returns
  */
 export function annualizedReturn(returns: readonly number[], periodsPerYear: number | null): number | null {
   if (returns.length === 0 || periodsPerYear === null) return null;
@@ -140,7 +141,10 @@ export function sortinoRatio(
 
 /**
  * Calmar ratio (QuantStats' `calmar`). backtesting.py's divides its annualized return
- * ({@link annualizedReturn}) by the max drawdown instead of CAGR.
+ * ({@link annualizedReturn}) by the max drawdown instead of CAGR. The max drawdown is Keel's, taken
+ * on every equity sample as backtesting.py takes it on every bar; QuantStats takes it on the
+ * curve compounded from the period returns, which misses a fall recovered within a period, so
+ * its drawdown can be shallower and its Calmar larger.
  * @param cagrValue - compound annual growth rate
  * @param maxDrawdown - maximum drawdown as a positive fraction
  * @returns CAGR / max drawdown, or null when either is undefined or the drawdown is 0

@@ -32,7 +32,7 @@ export function sampleStdDev(values: readonly number[]): number | null {
  * Geometric mean return of simple returns, as backtesting.py's `geometric_mean`.
  * @param returns - simple returns (0.1 = +10 %)
  * @returns (Π(1 + r))^(1/n) - 1, or null when empty or when some r <= -1 (a total loss has no
- *   geometric mean)
+ *   geometric mean; backtesting.py's returns 0 there)
  */
 export function geometricMeanReturn(returns: readonly number[]): number | null {
   if (returns.length === 0) return null;

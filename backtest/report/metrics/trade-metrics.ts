@@ -15,7 +15,11 @@ export interface TradeStats {
    * and position side, one order sliced into several counting as one (see `RoundTripBook`).
    */
   readonly tradeCount: number;
-  /** Trades with pnl > 0 divided by all trades, in [0, 1]; null without trades (0 / 0). */
+  /**
+   * Trades with pnl > 0 divided by all trades, in [0, 1]; null without trades (0 / 0). As in
+   * backtesting.py a break-even trade counts in the denominator; QuantStats' `win_rate` (of period
+   * returns) leaves zeros out.
+   */
   readonly winRate: number | null;
   /** Highest trade return fraction. */
   readonly bestTrade: number | null;
@@ -32,7 +36,8 @@ export interface TradeStats {
   /** Mean exitTs - entryTs, milliseconds. */
   readonly avgTradeDurationMs: number | null;
   /**
-   * Σ pnl of winners / |Σ pnl of losers|, on money PnL net of fees; null without losers.
+   * Σ pnl of winners / |Σ pnl of losers|, on money PnL net of fees; null without losers (as
+   * backtesting.py's NaN; QuantStats gives infinity), 0 with losers and no winners.
    * backtesting.py divides the sums of trade returns instead, so the two differ when trades
    * differ in size.
    */
@@ -47,8 +52,9 @@ export interface TradeStats {
   readonly sqn: number | null;
   /**
    * Kelly criterion: W - (1 - W) / (avgWin / avgLoss), with W the win rate, avgWin the mean pnl
-   * of winners and avgLoss the mean |pnl| of losers (backtesting.py); null unless there are both
-   * a winner and a loser.
+   * of winners and avgLoss the mean |pnl| of losers (backtesting.py; QuantStats' `kelly_criterion`
+   * is the same formula on period returns, its W leaving zero returns out); null unless there are
+   * both a winner and a loser (both give NaN there, avgWin or avgLoss being the mean of nothing).
    */
   readonly kelly: number | null;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { computeMetrics, notDefinedReasons } from '../../../backtest/report/index.ts';
 import { sortRows, sweepThreads } from '../../../config/sweep/run-sweep.ts';
 import { lowerIsBetter } from '../../../config/sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
+import { equityCurveOf } from '../../kit/equity-curve-builders.ts';
 import { quietSweepRow } from '../../kit/sweep-rows.ts';
 
 /** A row of one combination named `name`, with these metrics and nothing else of note. */
@@ -87,6 +89,29 @@ describe('sweep rows whose metric is n/a', () => {
         metric,
       ).toEqual(['unbeaten', 'good', 'bad', 'no trades', 'short', 'halted']);
     }
+  });
+});
+
+describe('sweep rows of runs that never traded', () => {
+  it('rank a run whose equity never moved after one that made and lost money, on Calmar and Sortino', () => {
+    // Daily equity over four days. 'flat' never moved: Calmar and Sortino are 0 / 0, not unbeaten.
+    const rowOf = (name: string, equity: number[]): SweepRow => {
+      const metrics = computeMetrics({ equityCurve: equityCurveOf(equity), trades: [], fills: [] });
+      return {
+        ...quietSweepRow([name], { metrics: { calmar: metrics.calmar, sortino: metrics.sortino } }),
+        notDefined: notDefinedReasons(metrics),
+      };
+    };
+    const rows = [
+      rowOf('flat', [100, 100, 100, 100, 100]),
+      rowOf('choppy', [100, 104, 99, 103, 101]),
+      rowOf('rising', [100, 101, 102, 103, 104]),
+    ];
+    for (const metric of ['calmar', 'sortino'])
+      expect(
+        sortRows(rows, metric).map((r) => r.combination[0]),
+        metric,
+      ).toEqual(['rising', 'choppy', 'flat']);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   drawdownStats,
   type EquitySample,
 } from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
 import { arbitraryEquityCurve, equityCurveOf } from '../../../kit/equity-curve-builders.ts';
 
 describe('drawdown', () => {
@@ -180,6 +181,70 @@ describe('drawdown tracker: a sample of the same time replaces the one before', 
           expect(replacing.figures()).toEqual(plain.figures());
         },
       ),
+    );
+  });
+});
+
+describe('drawdown: edge cases against backtesting.py', () => {
+  it('counts a drawdown only the last sample is in as a period, where backtesting.py drops it', () => {
+    // 100 -> 110 -> 99: dd = 1 - 99 / 110 = 0.1 at t=2000, from the peak at t=1000 to the end.
+    // backtesting.py finds periods between bars with dd = 0 (and the last bar) more than one bar
+    // apart: here bars 1 and 2 are adjacent, so it lists none.
+    const stats = drawdownStats(equityCurveOf([100, 110, 99], 1000));
+    expect(stats.periods).toEqual([
+      { peakTs: 1000, endTs: 2000, recovered: false, depth: expect.any(Number) },
+    ]);
+    expect(stats.maxDrawdown).toBeCloseTo(0.1, 12);
+    expect(stats.avgDrawdown).toBeCloseTo(0.1, 12);
+    expect(stats.maxDrawdownDurationMs).toBe(1000);
+    expect(stats.avgDrawdownDurationMs).toBe(1000);
+  });
+
+  it('ends a period at a sample back on the peak exactly, and starts the next at the last sample on it', () => {
+    // 100, 90, 100, 100, 95: period 1 from t=0 to t=2000 (depth 0.1); equity is on the peak at
+    // t=2000 and t=3000, so period 2 starts at t=3000 and is open at t=4000 (depth 0.05).
+    // avg depth (0.1 + 0.05) / 2 = 0.075; durations 2000 and 1000, mean 1500.
+    const stats = drawdownStats(equityCurveOf([100, 90, 100, 100, 95], 1000));
+    expect(stats.periods.map((p) => [p.peakTs, p.endTs, p.recovered])).toEqual([
+      [0, 2000, true],
+      [3000, 4000, false],
+    ]);
+    expect(stats.avgDrawdown).toBeCloseTo(0.075, 12);
+    expect(stats.maxDrawdownDurationMs).toBe(2000);
+    expect(stats.avgDrawdownDurationMs).toBe(1500);
+  });
+
+  it('is 0 with no period for any curve that never falls (property)', () => {
+    fc.assert(
+      fc.property(arbitraryEquityCurve(), (curve) => {
+        const values = curve.map((s) => s.equity.toNumber()).sort((a, b) => a - b);
+        const rising = curve.map((s, i) => ({ ts: s.ts, equity: D(values[i]!) }));
+        expect(drawdownStats(rising)).toEqual({
+          maxDrawdown: 0,
+          avgDrawdown: 0,
+          maxDrawdownDurationMs: 0,
+          avgDrawdownDurationMs: 0,
+          periods: [],
+        });
+      }),
+    );
+  });
+
+  it('max drawdown is 1 - min over t of equity(t) / running peak(t), in [0, 1] (property)', () => {
+    fc.assert(
+      fc.property(arbitraryEquityCurve(), (curve) => {
+        let peak = 0;
+        let worst = 1;
+        for (const s of curve) {
+          const e = s.equity.toNumber();
+          peak = Math.max(peak, e);
+          worst = Math.min(worst, e / peak);
+        }
+        const { maxDrawdown } = drawdownStats(curve);
+        expect(maxDrawdown).toBeCloseTo(1 - worst, 12);
+        expect(maxDrawdown).toBeGreaterThanOrEqual(0);
+        expect(maxDrawdown).toBeLessThanOrEqual(1);
+      }),
     );
   });
 });

@@ -1,6 +1,36 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { notDefinedReasons, whyNotDefined } from '../../../../backtest/report/index.ts';
+import {
+  computeMetrics,
+  notDefinedReasons,
+  type RoundTripTrade,
+  UNBEATEN_REASONS,
+  whyNotDefined,
+} from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { equityCurveOf } from '../../../kit/equity-curve-builders.ts';
+
+/** A closed trade of the given PnL, one day long. */
+function aTrade(pnl: number): RoundTripTrade {
+  return {
+    sym: 'BINANCE_PERP_BTC_USDT',
+    positionSide: 'NONE',
+    direction: 'LONG',
+    qty: D(1),
+    entryTs: 0,
+    exitTs: 86_400_000,
+    entryPrice: D(100),
+    exitPrice: D(100 + pnl),
+    entryOrderId: 'o1',
+    exitOrderId: 'o2',
+    grossPnl: D(pnl),
+    fees: D(0),
+    pnl: D(pnl),
+    returnFraction: pnl / 100,
+    durationMs: 86_400_000,
+  };
+}
 
 describe('why metrics are not defined', () => {
   it('gives the reason of each null metric of a run, as its single-run report says it, and none for a defined one', () => {
@@ -14,5 +44,79 @@ describe('why metrics are not defined', () => {
       expect(short[metric as keyof typeof short], metric).toBeNull();
       expect(reason).toBe(whyNotDefined(metric as keyof typeof reasons, short));
     }
+  });
+
+  it('says the turnover ratio is not defined for a mean equity below zero, not that the mean is 0', () => {
+    // Equity 100 then -300: mean equity (100 - 300) / 2 = -100, so turnover / mean equity is n/a.
+    const m = computeMetrics({ equityCurve: equityCurveOf([100, -300]), trades: [], fills: [] });
+    expect(m.turnoverRatio).toBeNull();
+    expect(whyNotDefined('turnoverRatio', m)).toBe('the mean equity is not positive');
+  });
+
+  it('does not call a run that never moved unbeaten on Calmar or Sortino: both are 0 / 0 there', () => {
+    // Equity 100 for five days, no trades: CAGR 0 and max drawdown 0, so Calmar is 0 / 0 (NaN in
+    // backtesting.py and QuantStats); every daily return is 0 = rf / P, so the mean excess return
+    // and the downside deviation are both 0 and Sortino is 0 / 0 too. A sweep ranks a metric whose
+    // reason is in UNBEATEN_REASONS as the best value, so a run that never traded came first.
+    const flat = computeMetrics({
+      equityCurve: equityCurveOf([100, 100, 100, 100, 100]),
+      trades: [],
+      fills: [],
+    });
+    expect([flat.calmar, flat.sortino]).toEqual([null, null]);
+    expect(whyNotDefined('calmar', flat)).toBe('equity never moved');
+    expect(whyNotDefined('sortino', flat)).toBe('every period returned the risk-free rate');
+    expect(UNBEATEN_REASONS.has(whyNotDefined('calmar', flat))).toBe(false);
+    expect(UNBEATEN_REASONS.has(whyNotDefined('sortino', flat))).toBe(false);
+  });
+
+  it('still calls a run that only rose unbeaten on Calmar and Sortino', () => {
+    // 100, 101, 102, 103, 104: no drawdown and CAGR > 0 (Calmar +inf), no return below rf = 0 and
+    // a positive mean (Sortino +inf).
+    const rising = computeMetrics({
+      equityCurve: equityCurveOf([100, 101, 102, 103, 104]),
+      trades: [],
+      fills: [],
+    });
+    expect(whyNotDefined('calmar', rising)).toBe('no drawdown');
+    expect(whyNotDefined('sortino', rising)).toBe('no period below the risk-free rate');
+    expect(UNBEATEN_REASONS.has(whyNotDefined('calmar', rising))).toBe(true);
+    expect(UNBEATEN_REASONS.has(whyNotDefined('sortino', rising))).toBe(true);
+  });
+
+  it('does not call a run whose every trade broke even unbeaten on profit factor: it is 0 / 0', () => {
+    // PnL 0 and 0: gross profit 0, gross loss 0 (backtesting.py NaN, QuantStats 0).
+    const m = computeMetrics({
+      equityCurve: equityCurveOf([100, 100, 100]),
+      trades: [aTrade(0), aTrade(0)],
+      fills: [],
+    });
+    expect(m.profitFactor).toBeNull();
+    expect(whyNotDefined('profitFactor', m)).toBe('every trade broke even');
+    expect(UNBEATEN_REASONS.has(whyNotDefined('profitFactor', m))).toBe(false);
+    const won = computeMetrics({
+      equityCurve: equityCurveOf([100, 105, 105]),
+      trades: [aTrade(5), aTrade(0)],
+      fills: [],
+    });
+    expect(whyNotDefined('profitFactor', won)).toBe('no losing trades');
+  });
+
+  it('gives an unbeaten reason for profit factor, Kelly and Calmar only when a winner or growth is there (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 1, maxLength: 8 }), (pnls) => {
+        const m = computeMetrics({
+          equityCurve: equityCurveOf([100, 100 + pnls.reduce((a, p) => a + p, 0)]),
+          trades: pnls.map(aTrade),
+          fills: [],
+        });
+        const wins = pnls.filter((p) => p > 0).length;
+        for (const metric of ['profitFactor', 'kelly'] as const)
+          if (m[metric] === null)
+            expect(UNBEATEN_REASONS.has(whyNotDefined(metric, m)), metric).toBe(wins > 0);
+        if (m.calmar === null)
+          expect(UNBEATEN_REASONS.has(whyNotDefined('calmar', m))).toBe((m.cagr ?? 0) > 0);
+      }),
+    );
   });
 });
