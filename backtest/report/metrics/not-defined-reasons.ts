@@ -12,12 +12,14 @@ const NO_LOSING_TRADES = 'no losing trades';
 const NO_DRAWDOWN = 'no drawdown';
 const NONE_BELOW_RISK_FREE = 'no period below the risk-free rate';
 const TOO_LARGE = 'too large to state';
+const STEADY_ABOVE_RISK_FREE = 'zero volatility: every period returned the same, above the risk-free rate';
 const NO_LIQUIDATION = 'no liquidation';
 
 /**
  * The reasons that say a metric is n/a because the run is unbeaten on it: no losing trade (profit
  * factor, Kelly), no drawdown (Calmar), no period below the risk-free rate (Sortino), a ratio too
- * large to state (Sharpe, CAGR), no liquidation (the first one's time). A table ranking runs by
+ * large to state (Sharpe, CAGR), a steady return above the risk-free rate (Sharpe over zero
+ * volatility), no liquidation (the first one's time). A table ranking runs by
  * the metric puts such a run first; any other n/a (no trades, a run too short, a ratio that is
  * 0 / 0 because nothing was won: every trade broke even, equity never moved, every period
  * returned the risk-free rate) says nothing of how good it is.
@@ -27,6 +29,7 @@ export const UNBEATEN_REASONS: ReadonlySet<string> = new Set([
   NO_DRAWDOWN,
   NONE_BELOW_RISK_FREE,
   TOO_LARGE,
+  STEADY_ABOVE_RISK_FREE,
   NO_LIQUIDATION,
 ]);
 
@@ -42,13 +45,31 @@ function returnsProblem(m: BacktestMetrics): string | undefined {
 }
 
 /**
- * Whether every period return was the risk-free rate, given none was below it (Sortino null): the
- * annualized return is then the risk-free rate compounded, exactly so for the usual flat curve at
- * rf = 0, and Sortino is 0 / 0 (mean excess return and downside deviation both 0).
+ * How the annualized return compares with the risk-free rate compounded over the periods (rf / P
+ * each): 0 when every period returned the risk-free rate, exactly so for the usual flat curve at
+ * rf = 0; null when the returns are not annualized.
+ */
+function overRiskFree(m: BacktestMetrics): number | null {
+  const p = m.annualization.periodsPerYear;
+  if (p === null || m.annualizedReturn === null) return null;
+  return Math.sign(m.annualizedReturn - ((1 + m.annualization.riskFreeRate / p) ** p - 1));
+}
+
+/**
+ * Whether every period return was the risk-free rate, given none was below it (Sortino null):
+ * Sortino is then 0 / 0 (mean excess return and downside deviation both 0).
  */
 function everyPeriodAtRiskFree(m: BacktestMetrics): boolean {
-  const p = m.annualization.periodsPerYear;
-  return p !== null && m.annualizedReturn === (1 + m.annualization.riskFreeRate / p) ** p - 1;
+  return overRiskFree(m) === 0;
+}
+
+/**
+ * Sharpe's reason when the returns do not vary: unbeaten when that steady return is above the
+ * risk-free rate (a positive excess over zero volatility), else nothing to rank by (0 / 0, or a
+ * steady loss against it).
+ */
+function zeroVolatilityReason(m: BacktestMetrics): string {
+  return overRiskFree(m) === 1 ? STEADY_ABOVE_RISK_FREE : 'zero volatility: the returns do not vary';
 }
 
 function cagrReason(m: BacktestMetrics): string {
@@ -69,7 +90,7 @@ const REASONS: Readonly<Record<NullableMetric, (m: BacktestMetrics) => string>> 
     (m.annualizedVolatility === null
       ? 'fewer than two returns'
       : m.annualizedVolatility === 0
-        ? 'zero volatility: the returns do not vary'
+        ? zeroVolatilityReason(m)
         : TOO_LARGE),
   sortino: (m) =>
     returnsProblem(m) ??

@@ -84,6 +84,27 @@ describe('why metrics are not defined', () => {
     expect(UNBEATEN_REASONS.has(whyNotDefined('sortino', rising))).toBe(true);
   });
 
+  it('calls a run whose returns never varied unbeaten on Sharpe only when that steady return beat the risk-free rate', () => {
+    // Daily returns +1 % each (100, 101, 102.01, ...): std 0 and mean excess 0.01 > 0, Sharpe +inf
+    // (backtesting.py NaN); -1 % each: -inf; 0 each: 0 / 0. Only the first ranks first in a sweep.
+    const reasonOf = (curve: number[]): string => {
+      const m = computeMetrics({ equityCurve: equityCurveOf(curve), trades: [], fills: [] });
+      expect([m.sharpe, m.annualizedVolatility]).toEqual([null, 0]);
+      return whyNotDefined('sharpe', m);
+    };
+    const rising = reasonOf([100, 101, 102.01, 103.0301, 104.060401]);
+    expect(rising).toBe('zero volatility: every period returned the same, above the risk-free rate');
+    expect(UNBEATEN_REASONS.has(rising)).toBe(true);
+    for (const curve of [
+      [100, 99, 98.01, 97.0299, 96.059601],
+      [100, 100, 100, 100, 100],
+    ]) {
+      const reason = reasonOf(curve);
+      expect(reason).toBe('zero volatility: the returns do not vary');
+      expect(UNBEATEN_REASONS.has(reason)).toBe(false);
+    }
+  });
+
   it('does not call a run whose every trade broke even unbeaten on profit factor: it is 0 / 0', () => {
     // PnL 0 and 0: gross profit 0, gross loss 0 (backtesting.py NaN, QuantStats 0).
     const m = computeMetrics({
