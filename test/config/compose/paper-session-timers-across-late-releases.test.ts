@@ -16,9 +16,9 @@ interface Firing {
 }
 
 /**
- * A paper session in realtime pacing on the fake wall clock: the paper venue's running replay
- * time (a real {@link VenueLatency}, moved by the releases a test makes), the paced scheduler on
- * it and the kernel's timers, as `paper-run.ts` and the kernel wire them.
+ * A paper session in realtime pacing on the fake wall clock: the paper venue's replay time (a real
+ * {@link VenueLatency}, moved by the releases and command arrivals a test makes), the paced
+ * scheduler on it and the kernel's timers, as `paper-run.ts` and the kernel wire them.
  */
 function aPacedPaperSession(speed: number) {
   vi.useFakeTimers({ now: T0 });
@@ -31,16 +31,18 @@ function aPacedPaperSession(speed: number) {
     timer: { now: () => Date.now(), setTimer: () => () => undefined },
     now: () => venueAt,
   });
-  /** The feed releases an event stamped `ts` now, on time or late. */
+  let released = T0;
+  /** The feed releases its next event, stamped `ts` (never before the last one), now: on time or late. */
   const release = (ts: number): void => {
-    latency.beforeEvent(ts);
-    venueAt = Math.max(venueAt, ts);
+    released = Math.max(released, ts);
+    latency.beforeEvent(released);
+    venueAt = Math.max(venueAt, released);
   };
   release(T0);
   let venueTold = 0;
   const inner = pacedReplayScheduler(
     T0,
-    () => latency.now(),
+    { now: () => latency.now(), running: () => latency.runningNow() },
     speed,
     () => venueTold++,
   );
@@ -62,6 +64,10 @@ function aPacedPaperSession(speed: number) {
     session: () => scheduler.clock.now(),
     replay: () => latency.now(),
     release,
+    /** A delayed command reaches the matching engine now: the venue's clock moves to the replay's time. */
+    arrival(): void {
+      venueAt = Math.max(venueAt, latency.now());
+    },
     timers,
     fired,
     wakeRequests: () => wakeRequests,
@@ -89,6 +95,22 @@ describe('a paced paper session’s strategy timers when the feed releases an ev
     expect(s.venueTold()).toBeLessThanOrEqual(2);
   });
 
+  it('waits out the replay time held at a command’s arrival, ahead of an event released 1 s late, without waking the kernel every millisecond for a timer due in 1 ms', () => {
+    const s = aPacedPaperSession(1);
+    vi.advanceTimersByTime(2_000);
+    // A command sent at 1.95 s with a 50 ms latency arrives at 2 s, before the event due at 1 s leaves.
+    s.arrival();
+    s.release(T0 + 1_000);
+    const start = s.session();
+    expect(start).toBe(T0 + 2_000);
+    expect(s.replay()).toBe(T0 + 2_000);
+    s.timers.set(0, start + 1, 0, 'in-1ms');
+    vi.advanceTimersByTime(5_000);
+    expect(s.fired.map((f) => f.at - start)).toEqual([1]);
+    expect(s.fired[0]?.sessionAt).toBeGreaterThanOrEqual(start + 1);
+    expect(s.wakeRequests()).toBeLessThanOrEqual(3);
+  });
+
   it('fires a timer due 10 s ahead at speed 20 once the running time a release 5 s late stepped back reaches it: 750 wall ms on, not 500', () => {
     const s = aPacedPaperSession(20);
     vi.advanceTimersByTime(1_000);
@@ -102,10 +124,11 @@ describe('a paced paper session’s strategy timers when the feed releases an ev
     expect(s.fired.map((f) => f.sessionAt - start)).toEqual([10_000]);
   });
 
-  it('property: for any late and on-time releases, each timer fires once, in due order, never before its time on the session clock, without spinning', () => {
+  it('property: for any late and on-time releases and command arrivals, each timer fires once, in due order, never before its time on the session clock, without spinning', () => {
     const step = fc.oneof(
       fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 3_000 }) }),
       fc.record({ kind: fc.constant('late' as const), behindMs: fc.integer({ min: 0, max: 5_000 }) }),
+      fc.record({ kind: fc.constant('arrival' as const) }),
       fc.record({ kind: fc.constant('timer' as const), inMs: fc.integer({ min: 0, max: 20_000 }) }),
     );
     fc.assert(
@@ -121,6 +144,7 @@ describe('a paced paper session’s strategy timers when the feed releases an ev
             let behindMs = 0;
             for (const a of steps) {
               if (a.kind === 'wait') vi.advanceTimersByTime(a.ms);
+              else if (a.kind === 'arrival') s.arrival();
               else if (a.kind === 'timer') {
                 const at = s.session() + a.inMs;
                 set.push({ id: s.timers.set(0, at, 0, 'once'), at });
