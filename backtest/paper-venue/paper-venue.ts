@@ -166,6 +166,13 @@ export interface PaperVenue {
    */
   replayNow(): number;
   /**
+   * @returns the replay's running time alone: in realtime pacing the last released event's time
+   * plus the wall time since, times the speed, which runs on where {@link PaperVenue.replayNow}
+   * stands still at the venue's clock (a delayed command's arrival ahead of an event released
+   * late); otherwise {@link PaperVenue.now}
+   */
+  replayRunningNow(): number;
+  /**
    * @returns the server's clock, epoch ms: its REST `Date` header, and what a REST nonce or a
    * login timestamp is checked against (see `serverTime`: the replay's clock in realtime pacing)
    */
@@ -429,6 +436,7 @@ async function startHoldingDataDir(
     feed,
     now: () => clock.now(),
     replayNow: () => delays.now(),
+    replayRunningNow: () => delays.runningNow(),
     serverNow: () => server.now(),
     inFlight: () => delays.inFlight,
     lockstepStalls: () => delays.stalls,

@@ -50,6 +50,7 @@ export class VenueLatency {
   /** The last released event's time and the wall time of its release (realtime clock). */
   private lastRelease: { readonly ts: number; readonly wall: number } | undefined;
   private readonly clock: () => number;
+  private readonly running: () => number;
   /**
    * Lockstep: the venue's time when the client said it holds commands (`held` ack), until its
    * next plain ack: what it sends meanwhile was made then (see {@link VenueLatency.clientHolds}).
@@ -73,16 +74,16 @@ export class VenueLatency {
           ? (venueMs) => venueMs + options.lockstepStallMs
           : undefined;
     const speed = pacing.mode === 'realtime' ? (pacing.speed ?? 1) : undefined;
-    this.clock =
+    this.running =
       speed === undefined
         ? options.now
         : () => {
             const last = this.lastRelease;
             if (last === undefined) return options.now();
             // Whole milliseconds keep venue times integral, like the sim's.
-            const running = last.ts + Math.floor((options.timer.now() - last.wall) * speed);
-            return Math.max(options.now(), running);
+            return last.ts + Math.floor((options.timer.now() - last.wall) * speed);
           };
+    this.clock = speed === undefined ? options.now : () => Math.max(options.now(), this.running());
     this.orderEntry = new DelayLine(this.clock, options.timer, this.wallWait, this.stallReport('orderEntry'));
     // A stream of its own (not the sims' User Data draws), still from the configured seed.
     this.nextDelay =
@@ -103,6 +104,17 @@ export class VenueLatency {
    */
   now(): number {
     return this.clock();
+  }
+
+  /**
+   * The replay's running time alone: in realtime pacing the last released event's time plus the
+   * wall time since its release times the speed, which runs on while {@link VenueLatency.now}
+   * stands still at the venue's clock (a command's arrival ahead of an event the feed released
+   * late); else the venue's clock.
+   * @returns epoch ms, venue time
+   */
+  runningNow(): number {
+    return this.running();
   }
 
   /** Whether a market event was released (a restart's replay included): the replay's clock runs from then on. */

@@ -226,14 +226,14 @@ export async function startEmbeddedPaperVenue(
 export function paperScheduler(
   paper: PaperConfig | undefined,
   embedded: Pick<EmbeddedPaperVenue, 'firstEventTime'>,
-  venue: Pick<PaperVenue, 'now' | 'replayNow' | 'timerFires'>,
+  venue: Pick<PaperVenue, 'now' | 'replayNow' | 'replayRunningNow' | 'timerFires'>,
 ): Scheduler {
   const start = embedded.firstEventTime ?? 0;
   return paper?.lockstep === true
     ? lockstepReplayScheduler(start, () => venue.now())
     : pacedReplayScheduler(
         start,
-        () => venue.replayNow(),
+        { now: () => venue.replayNow(), running: () => venue.replayRunningNow() },
         paper?.speed ?? 1,
         (at) => venue.timerFires(at),
       );

@@ -9,8 +9,13 @@ const RECHECK_MS = 1_000;
  * `ms` on, whatever the pace of that clock against the wall's (a paper replay at `paper.speed`,
  * a lockstep replay moving with its events, a live venue's stated rate). It is armed for the
  * wall time the rate gives, and read again at least once a wall second: a pace that changed, or a
- * lockstep replay slower than its top speed, re-arms it from the clock's time then. Its timers do
- * not keep the process alive (the session's own stop ends it).
+ * lockstep replay slower than its top speed, re-arms it from the clock's time then. While the
+ * clock it waits on stands still (a paper session's, the venue's last event's time, between events
+ * of a quiet feed), each wait is twice the last, up to that second: (due - now) / rate would come
+ * back just as soon every time, every millisecond for a timer due in one, until the next event.
+ * A timer fires at most as long after the clock reached its time as the clock had stood still
+ * before (and at most that second). Its timers do not keep the process alive (the session's own
+ * stop ends it).
  * @param sessionClock - the session's clock, epoch ms
  * @param rate - how many ms the session's clock moves per wall ms, as now (the fastest it may, in lockstep)
  * @param running - the clock under the session's that runs at `rate` (default the session's own): a
@@ -29,9 +34,13 @@ export function sessionTimer(
     setTimer(fn, ms) {
       const due = sessionClock() + ms;
       let handle: ReturnType<typeof setTimeout> | undefined;
+      let last: { readonly at: number; readonly wallMs: number } | undefined;
       const arm = (): void => {
-        const left = sessionClock() >= due ? 0 : due - running();
-        const wallMs = Math.min(RECHECK_MS, Math.max(1, Math.ceil(left / rate())));
+        const at = running();
+        const left = sessionClock() >= due ? 0 : due - at;
+        let wallMs = Math.min(RECHECK_MS, Math.max(1, Math.ceil(left / rate())));
+        if (last?.at === at) wallMs = Math.min(RECHECK_MS, Math.max(wallMs, 2 * last.wallMs));
+        last = { at, wallMs };
         handle = setTimeout(() => {
           handle = undefined;
           if (sessionClock() >= due) fn();

@@ -161,6 +161,8 @@ async function startAndRunVenueSession(
     // The paper venue runs a close before answering it, and the client sends the next close on a
     // sym once it was answered: its close orders come in the order sent. A live venue does not say.
     closeOrdering: options.mode === 'paper' ? 'sendOrder' : 'unknown',
+    // What the adapter makes itself carries the paper venue's own time; live, an estimate of the venue's.
+    keelStampsOnVenueClock: options.mode === 'paper',
   });
   const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
   const coins = new SessionStartingCoins(

@@ -145,4 +145,14 @@ export interface KernelOptions {
    * neither.
    */
   readonly closeOrdering?: CloseOrdering;
+  /**
+   * Whether the events the venue adapter makes itself (`stampedByKeel`) are stamped on the venue's
+   * own clock: true for a paper session, whose adapter reads the paper venue's time, as Keel's
+   * simulated venue stamps its own events in a backtest; they then close bars as the venue's
+   * events do. Default false (live): they carry Keel's estimate of the venue's clock, which may run
+   * ahead of it by the estimate's error (up to the second of the `Date` header it is learnt from),
+   * so they close no bar: one would close early, and the trades the venue stamped before its end
+   * that come after it would be left out as late.
+   */
+  readonly keelStampsOnVenueClock?: boolean;
 }

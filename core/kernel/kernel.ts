@@ -199,7 +199,14 @@ export class Kernel {
     this.emulator = paths.emulator;
     this.algosInFlight = paths.algosInFlight;
     const syms = options.instruments.map((spec) => spec.sym);
-    this.marketRouting = new MarketRouting(this.state, options.strategies, runners, syms, this.emulator);
+    this.marketRouting = new MarketRouting(
+      this.state,
+      options.strategies,
+      runners,
+      syms,
+      this.emulator,
+      options.keelStampsOnVenueClock ?? false,
+    );
     this.pipeline = paths.pipeline;
     this.sweepRetries = new SweepRetries({
       state: this.state,

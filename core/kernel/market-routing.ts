@@ -53,6 +53,8 @@ export class MarketRouting {
    * @param syms - the run's instruments: the only syms strategies receive market data of
    * @param emulator - the emulated trailing stops, moved by quotes, trades and marks before any
    *   strategy sees them (as a venue-held stop would fire before the strategy hears the price)
+   * @param keelStampsOnVenueClock - whether the events the venue adapter makes itself carry the
+   *   venue's own clock (see `KernelOptions.keelStampsOnVenueClock`): else they close no bar
    * @throws TypeError when a strategy's `syms` is malformed (see {@link marketListeners})
    */
   constructor(
@@ -61,6 +63,7 @@ export class MarketRouting {
     runners: readonly StrategyRunner[],
     syms: readonly string[],
     private readonly emulator: TrailingStopEmulator<StrategyRunner>,
+    private readonly keelStampsOnVenueClock: boolean,
   ) {
     this.listeners = marketListeners(slots, runners, syms);
     this.syms = new Set(syms);
@@ -80,12 +83,15 @@ export class MarketRouting {
    * over there, and a live strategy would act on the bar then rather than wait for the next trade
    * (which a quiet market may not send for long). A trade of the period that arrives later is
    * left out of the bars and counted (see {@link MarketRouting.lateBarInputs}), the same in a
-   * backtest as live.
+   * backtest as live. An event the venue adapter made itself counts only where it carries the
+   * venue's own clock (a paper session's): live, its time is Keel's estimate of that clock, which
+   * may run ahead of the venue's stamps.
    * @param event - a market or User Data event
    */
   closeDueAt(event: KeelEvent): void {
     const ts = event.ts;
     if (this.aggregator.nextClose <= ts) {
+      if (!this.keelStampsOnVenueClock && 'stampedByKeel' in event && event.stampedByKeel === true) return;
       // A feed bar switches aggregation off before it could close a bar of its own (sym, interval).
       if (event.kind === 'bar') this.aggregator.onFeedBar(event);
       this.aggregator.closeDue(ts, this.emitBar);

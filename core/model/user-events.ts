@@ -11,6 +11,13 @@ import type { Position, PositionSide } from './position.ts';
 interface UserEventBase {
   readonly ts: number;
   readonly recvTs: number;
+  /**
+   * True on an event the venue adapter made itself rather than the venue pushed (an order's ack
+   * built from the order-entry reply, an order or command it reports refused, a lookup's answer,
+   * a reconciliation's correction, loan and ADL reads): its `ts` is the session's clock when Keel
+   * made it, not a time the venue stamped. Absent on the venue's own events and in a backtest.
+   */
+  readonly stampedByKeel?: true;
 }
 
 /** Orders channel: an order's new state. */

@@ -4,6 +4,7 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
 import {
   type AlgoOrder,
+  type AlgoOrderUpdateEvent,
   type CancelOrdersIntent,
   COMMAND_NOT_APPLIED,
   type Order,
@@ -225,7 +226,7 @@ export class LiveExecutionClient implements ExecutionPort {
       logger: this.logger,
     });
     this.subscriptions.push(
-      options.ws.userEvents.subscribe((event) => this.emit(event)),
+      options.ws.userEvents.subscribe((event) => this.passOn(event)),
       options.ws.unknownStateOrders.subscribe((order) => this.lookUpUnknownState(order)),
       options.ws.connection.subscribe((event) => {
         if (event.kind === 'dropped') {
@@ -654,6 +655,15 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
+   * Passes on an event the client made itself (an ack, a lookup's answer, a correction, a
+   * refusal, a read), marked `stampedByKeel`: its time is the session's clock, not the venue's
+   * stamp, which the kernel's bars tell apart (see `KernelOptions.keelStampsOnVenueClock`).
+   */
+  private emit(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
+    this.passOn(event.stampedByKeel === true ? event : { ...event, stampedByKeel: true }, origin);
+  }
+
+  /**
    * Keeps the local view reconciliation compares with the venue's, then passes the event on; an
    * execution already reported (a duplicate push, or a push of a fill reconciliation caught up on)
    * is dropped, and so is a position report older than one of its leg passed on. An update from
@@ -662,7 +672,7 @@ export class LiveExecutionClient implements ExecutionPort {
    * algo order reported open after an order naming it is ended right after (see
    * {@link FiredAlgoOrders}).
    */
-  private emit(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
+  private passOn(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
     this.ownPortfolio.observe(event);
     if (event.kind === 'liquidationPosition' && !this.ownPortfolio.owns(event.record)) {
       const { liquidationEventId, portfolioId, orderId } = event.record;
@@ -684,8 +694,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.unknownOrders.settle(event);
     if (event.kind === 'order') {
       const ended = this.firedAlgos.endedBy(event.order);
-      if (ended !== undefined)
-        this.emit({ kind: 'algoOrder', ts: event.ts, recvTs: event.recvTs, algoOrder: ended }, origin);
+      if (ended !== undefined) this.passOn(algoOrderAsOf(event, ended), origin);
       this.placement.settle(event.order.clientOrderId);
     }
     this.firedAlgos.observe(event);
@@ -694,8 +703,7 @@ export class LiveExecutionClient implements ExecutionPort {
     else this.localView.observeCorrection(event);
     this.subject.next(event);
     const firedBefore = event.kind === 'algoOrder' ? this.firedAlgos.firedBefore(event.algoOrder) : undefined;
-    if (firedBefore !== undefined)
-      this.emit({ kind: 'algoOrder', ts: event.ts, recvTs: event.recvTs, algoOrder: firedBefore }, origin);
+    if (firedBefore !== undefined) this.passOn(algoOrderAsOf(event, firedBefore), origin);
     // The liquidation may have repaid loans: the venue pushes no loan updates.
     if (event.kind === 'liquidationEvent' && origin === 'venue') void this.loanReads.request();
   }
@@ -818,4 +826,10 @@ export class LiveExecutionClient implements ExecutionPort {
     );
     this.emit(rejection);
   }
+}
+
+/** An update of an algo order an event told of, at that event's time and stamped as it was. */
+function algoOrderAsOf(event: UserEvent, algoOrder: AlgoOrder): AlgoOrderUpdateEvent {
+  const update: AlgoOrderUpdateEvent = { kind: 'algoOrder', ts: event.ts, recvTs: event.recvTs, algoOrder };
+  return event.stampedByKeel === true ? { ...update, stampedByKeel: true } : update;
 }

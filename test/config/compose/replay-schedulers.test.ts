@@ -24,12 +24,7 @@ describe('the clock of a paced paper session', () => {
 
   it('reads the replay time, from the first event until the venue released one, and never goes back', () => {
     let replay = 0;
-    const scheduler = pacedReplayScheduler(
-      T0,
-      () => replay,
-      20,
-      () => {},
-    );
+    const scheduler = pacedReplayScheduler(T0, { now: () => replay, running: () => replay }, 20, () => {});
     expect(scheduler.followsEventTime).toBe(false);
     expect(scheduler.clock.now()).toBe(T0);
     replay = T0 + 5_000;
@@ -42,12 +37,7 @@ describe('the clock of a paced paper session', () => {
   it('wakes a timer when the replay reaches it: after a 20th of its replayed delay at speed 20', () => {
     vi.useFakeTimers();
     const replay = T0;
-    const scheduler = pacedReplayScheduler(
-      T0,
-      () => replay,
-      20,
-      () => {},
-    );
+    const scheduler = pacedReplayScheduler(T0, { now: () => replay, running: () => replay }, 20, () => {});
     const woken: number[] = [];
     scheduler.wakeAt(T0 + 60_000, () => woken.push(1));
     vi.advanceTimersByTime(2_999);
@@ -64,11 +54,8 @@ describe('the clock of a paced paper session', () => {
     vi.useFakeTimers();
     let replay = T0;
     const told: string[] = [];
-    const scheduler = pacedReplayScheduler(
-      T0,
-      () => replay,
-      20,
-      (at) => told.push(`venue to T0+${at - T0}`),
+    const scheduler = pacedReplayScheduler(T0, { now: () => replay, running: () => replay }, 20, (at) =>
+      told.push(`venue to T0+${at - T0}`),
     );
     scheduler.wakeAt(T0 + 60_000, () => told.push('kernel woken'));
     replay = T0 + 60_020;

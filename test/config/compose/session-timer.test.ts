@@ -171,6 +171,81 @@ describe('the session timer of a live session whose venue clock estimate steps',
   });
 });
 
+/**
+ * A paper session's clock as `session-run.ts` wires it (the paper venue's: the last released
+ * event's time), standing still between the events a test releases, with the session timer on it.
+ */
+function aPaperSession(speed: number, lockstep = false) {
+  let venueAt = START;
+  const options = {
+    mode: 'paper',
+    config: { paper: { speed, lockstep } },
+    sessionClock: () => venueAt,
+  } as unknown as VenueSessionOptions;
+  const armed = vi.spyOn(globalThis, 'setTimeout');
+  return {
+    timer: sessionTimerOf(options),
+    armed: () => armed.mock.calls.length,
+    /** The venue releases an event stamped `ts`. */
+    release(ts: number): void {
+      venueAt = Math.max(venueAt, ts);
+    },
+  };
+}
+
+describe('the session timer of a paper session whose clock stands still while the feed is quiet', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: START });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it.each([
+    ['realtime pacing at speed 1', 1, false],
+    ['lockstep at speed 20', 20, true],
+  ])(
+    'does not poll every millisecond for a timer due in 1 ms through 5 quiet seconds (%s)',
+    (_, speed, lockstep) => {
+      const paper = aPaperSession(speed, lockstep);
+      const fired: number[] = [];
+      paper.timer.setTimer(() => fired.push(paper.timer.now()), 1);
+      vi.advanceTimersByTime(5_000);
+      expect(fired).toEqual([]);
+      expect(paper.armed()).toBeLessThanOrEqual(20);
+      paper.release(START + 1);
+      vi.advanceTimersByTime(1_000);
+      expect(fired).toEqual([START + 1]);
+    },
+  );
+
+  it('fires no later after the next event than the clock had stood still before it', () => {
+    const paper = aPaperSession(1);
+    const fired: number[] = [];
+    paper.timer.setTimer(() => fired.push(Date.now() - START), 1);
+    vi.advanceTimersByTime(3);
+    paper.release(START + 2);
+    vi.advanceTimersByTime(10);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toBeLessThanOrEqual(2 * 3 + 1);
+  });
+
+  it('fires a statement refresh due in an hour at speed 10 after six wall minutes when events come every minute of the replay', () => {
+    const paper = aPaperSession(10);
+    const fired: number[] = [];
+    paper.timer.setTimer(() => fired.push(paper.timer.now()), 3_600_000);
+    for (let minute = 1; minute <= 60; minute++) {
+      vi.advanceTimersByTime(6_000);
+      paper.release(START + minute * 60_000);
+    }
+    vi.advanceTimersByTime(1_000);
+    expect(fired).toEqual([START + 3_600_000]);
+    // A recheck a wall second while it waits, as on a running clock.
+    expect(paper.armed()).toBeLessThanOrEqual(60 * 6 + 10);
+  });
+});
+
 describe('the session clock rate', () => {
   it('is the paper replay speed in paper sessions, the venue clock rate followed in live ones', () => {
     const paper = { mode: 'paper', config: { paper: { speed: 20 } } } as unknown as VenueSessionOptions;

@@ -9,7 +9,7 @@ import {
   liveClientOnFakeVenue,
 } from '../../../kit/live-client-on-fake-venue.ts';
 import { waitFor } from '../../../kit/venue-wait.ts';
-import { ok, WIRE_ALGO_ORDER, WIRE_POSITION } from '../../../kit/venue-wire-samples.ts';
+import { ok, WIRE_ALGO_ORDER, WIRE_ORDER, WIRE_POSITION } from '../../../kit/venue-wire-samples.ts';
 
 /**
  * A paper session replaying 2025 on a venue whose `Date` header is this machine's clock (lockstep
@@ -100,6 +100,25 @@ describe('live execution client with an event clock: what it makes itself carrie
     if (event?.kind !== 'order') throw new Error('no order event');
     expect(event.order.orderState).toBe('REJECTED');
     expect([event.ts, event.order.createAt, event.order.updateAt].every(onSessionClock)).toBe(true);
+  });
+
+  it('marks what it makes itself stampedByKeel (the kernel closes no live bar on it), and not what the venue pushes', async () => {
+    const on = await start();
+    const corrections = on.events.filter((e) => ['position', 'asset', 'account'].includes(e.kind));
+    expect(corrections.map((e) => e.stampedByKeel)).toEqual([true, true, true]);
+    const from = on.events.length;
+    on.live.submit(approved(aLimitOrder({ ref: 'r'.repeat(41) })));
+    await waitFor(() => since(on, from, 'order').length === 1, 'the REJECTED order');
+    expect(since(on, from, 'order')[0]?.stampedByKeel).toBe(true);
+    on.ws.push({
+      channel: 'Orders',
+      ts: SESSION_START + 5,
+      data: [{ ...WIRE_ORDER, clientOrderId: 'pushed-1' }],
+    });
+    await waitFor(() => since(on, from, 'order').length === 2, 'the pushed order');
+    const pushed = since(on, from, 'order')[1];
+    expect(pushed?.ts).toBe(SESSION_START + 5);
+    expect(pushed !== undefined && 'stampedByKeel' in pushed).toBe(false);
   });
 
   it('stamps a command it refuses on the session clock', async () => {
