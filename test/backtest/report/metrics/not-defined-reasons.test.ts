@@ -3,34 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   computeMetrics,
   notDefinedReasons,
-  type RoundTripTrade,
   UNBEATEN_REASONS,
   whyNotDefined,
 } from '../../../../backtest/report/index.ts';
-import { D } from '../../../../core/model/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 import { equityCurveOf } from '../../../kit/equity-curve-builders.ts';
-
-/** A closed trade of the given PnL, one day long. */
-function aTrade(pnl: number): RoundTripTrade {
-  return {
-    sym: 'BINANCE_PERP_BTC_USDT',
-    positionSide: 'NONE',
-    direction: 'LONG',
-    qty: D(1),
-    entryTs: 0,
-    exitTs: 86_400_000,
-    entryPrice: D(100),
-    exitPrice: D(100 + pnl),
-    entryOrderId: 'o1',
-    exitOrderId: 'o2',
-    grossPnl: D(pnl),
-    fees: D(0),
-    pnl: D(pnl),
-    returnFraction: pnl / 100,
-    durationMs: 86_400_000,
-  };
-}
+import { aRoundTripTrade } from '../../../kit/round-trip-trade-builders.ts';
 
 describe('why metrics are not defined', () => {
   it('gives the reason of each null metric of a run, as its single-run report says it, and none for a defined one', () => {
@@ -109,7 +87,7 @@ describe('why metrics are not defined', () => {
     // PnL 0 and 0: gross profit 0, gross loss 0 (backtesting.py NaN, QuantStats 0).
     const m = computeMetrics({
       equityCurve: equityCurveOf([100, 100, 100]),
-      trades: [aTrade(0), aTrade(0)],
+      trades: [aRoundTripTrade(0), aRoundTripTrade(0)],
       fills: [],
     });
     expect(m.profitFactor).toBeNull();
@@ -117,7 +95,7 @@ describe('why metrics are not defined', () => {
     expect(UNBEATEN_REASONS.has(whyNotDefined('profitFactor', m))).toBe(false);
     const won = computeMetrics({
       equityCurve: equityCurveOf([100, 105, 105]),
-      trades: [aTrade(5), aTrade(0)],
+      trades: [aRoundTripTrade(5), aRoundTripTrade(0)],
       fills: [],
     });
     expect(whyNotDefined('profitFactor', won)).toBe('no losing trades');
@@ -128,7 +106,7 @@ describe('why metrics are not defined', () => {
       fc.property(fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 1, maxLength: 8 }), (pnls) => {
         const m = computeMetrics({
           equityCurve: equityCurveOf([100, 100 + pnls.reduce((a, p) => a + p, 0)]),
-          trades: pnls.map(aTrade),
+          trades: pnls.map((p) => aRoundTripTrade(p)),
           fills: [],
         });
         const wins = pnls.filter((p) => p > 0).length;

@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   annualizedReturn,
   annualizedVolatility,
-  type RoundTripTrade,
   sharpeRatio,
   sortinoRatio,
   tradeStats,
 } from '../../../../backtest/report/index.ts';
-import { D } from '../../../../core/model/index.ts';
+import { aRoundTripTrade } from '../../../kit/round-trip-trade-builders.ts';
 
 // The formulas of QuantStats (quantstats/stats.py) and backtesting.py (backtesting/_stats.py,
 // compute_stats) restated as plain test oracles, to check Keel's metrics against on random data.
@@ -98,26 +97,6 @@ describe('return metrics against the reference formulas', () => {
   });
 });
 
-function aTrade(pnl: number, returnFraction: number, durationMs: number): RoundTripTrade {
-  return {
-    sym: 'BINANCE_PERP_BTC_USDT',
-    positionSide: 'NONE',
-    direction: 'LONG',
-    qty: D(1),
-    entryTs: 0,
-    exitTs: durationMs,
-    entryPrice: D(100),
-    exitPrice: D(100 + pnl),
-    entryOrderId: 'o1',
-    exitOrderId: 'o2',
-    grossPnl: D(pnl),
-    fees: D(0),
-    pnl: D(pnl),
-    returnFraction,
-    durationMs,
-  };
-}
-
 describe('trade metrics against backtesting.py', () => {
   it('match its formulas on trades of one entry notional, where its profit factor on returns is ours on money (property)', () => {
     // Entry notional 100 each: pnl = 100 x r, so Σ winning returns / |Σ losing returns| is the
@@ -127,7 +106,7 @@ describe('trade metrics against backtesting.py', () => {
       fc.property(fc.array(cents, { minLength: 2, maxLength: 30 }), (rows) => {
         const r = rows.map((c) => c / 10_000);
         const pl = rows.map((c) => c / 100);
-        const s = tradeStats(rows.map((_, i) => aTrade(pl[i]!, r[i]!, 1000 * (i + 1))));
+        const s = tradeStats(rows.map((_, i) => aRoundTripTrade(pl[i]!, r[i]!, 1000 * (i + 1))));
         const wins = pl.filter((x) => x > 0);
         const losses = pl.filter((x) => x < 0);
         const winRate = wins.length / pl.length;
@@ -155,7 +134,7 @@ describe('trade metrics against backtesting.py', () => {
   });
 
   it('one trade: every figure is that trade, and no SQN (pandas std of one value is NaN), profit factor or Kelly', () => {
-    const s = tradeStats([aTrade(5, 0.05, 60_000)]);
+    const s = tradeStats([aRoundTripTrade(5, 0.05, 60_000)]);
     expect([s.tradeCount, s.winRate, s.bestTrade, s.worstTrade, s.expectancy]).toEqual([
       1, 1, 0.05, 0.05, 0.05,
     ]);
@@ -165,6 +144,6 @@ describe('trade metrics against backtesting.py', () => {
   });
 
   it('all winners: SQN sqrt(2) x 4 / std(5, 3) = sqrt(2) x 4 / sqrt(2) = 4', () => {
-    expect(tradeStats([aTrade(5, 0.05, 1), aTrade(3, 0.03, 1)]).sqn).toBeCloseTo(4, 12);
+    expect(tradeStats([aRoundTripTrade(5, 0.05, 1), aRoundTripTrade(3, 0.03, 1)]).sqn).toBeCloseTo(4, 12);
   });
 });

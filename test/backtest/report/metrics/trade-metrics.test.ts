@@ -2,37 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type RoundTripTrade, TradeTally, tradeStats } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
+import { aRoundTripTrade } from '../../../kit/round-trip-trade-builders.ts';
 import { spillDirectoriesDisposedAfterEach } from '../../../kit/temp-dirs.ts';
 
 const aSpillDirectory = spillDirectoriesDisposedAfterEach('keel-test-tally-');
 
-function aTrade(pnl: number, returnFraction: number, durationMs: number): RoundTripTrade {
-  return {
-    sym: 'BINANCE_PERP_BTC_USDT',
-    positionSide: 'NONE',
-    direction: 'LONG',
-    qty: D(1),
-    entryTs: 0,
-    exitTs: durationMs,
-    entryPrice: D(100),
-    exitPrice: D(100 + pnl),
-    entryOrderId: 'o1',
-    exitOrderId: 'o2',
-    grossPnl: D(pnl),
-    fees: D(0),
-    pnl: D(pnl),
-    returnFraction,
-    durationMs,
-  };
-}
-
 describe('trade statistics', () => {
   // PnL +10, -5, +20, -5 with returns +10 %, -5 %, +20 %, -5 %
   const trades = [
-    aTrade(10, 0.1, 1000),
-    aTrade(-5, -0.05, 3000),
-    aTrade(20, 0.2, 2000),
-    aTrade(-5, -0.05, 2000),
+    aRoundTripTrade(10, 0.1, 1000),
+    aRoundTripTrade(-5, -0.05, 3000),
+    aRoundTripTrade(20, 0.2, 2000),
+    aRoundTripTrade(-5, -0.05, 2000),
   ];
   const stats = tradeStats(trades);
 
@@ -68,7 +49,13 @@ describe('trade statistics', () => {
   it('has no SQN when the PnL spread is only float noise', () => {
     // Three trades of PnL 0.1: mean = 0.30000000000000004 / 3 = 0.10000000000000002, so the std
     // is 1.7e-17 instead of 0 and SQN was sqrt(3) x 0.1 / 1.7e-17 = 1e16.
-    expect(tradeStats([aTrade(0.1, 0.001, 1), aTrade(0.1, 0.001, 1), aTrade(0.1, 0.001, 1)]).sqn).toBeNull();
+    expect(
+      tradeStats([
+        aRoundTripTrade(0.1, 0.001, 1),
+        aRoundTripTrade(0.1, 0.001, 1),
+        aRoundTripTrade(0.1, 0.001, 1),
+      ]).sqn,
+    ).toBeNull();
   });
 
   it('Kelly is W - (1 - W) / (avgWin / avgLoss): 0.5 - 0.5 / (15 / 5)', () => {
@@ -76,13 +63,22 @@ describe('trade statistics', () => {
   });
 
   it('Kelly weighs the losses by 1 - W at a win rate other than one half: 1/3 - (2/3) / (30 / 10)', () => {
-    const s = tradeStats([aTrade(30, 0.3, 1), aTrade(-10, -0.1, 1), aTrade(-10, -0.1, 1)]);
+    const s = tradeStats([
+      aRoundTripTrade(30, 0.3, 1),
+      aRoundTripTrade(-10, -0.1, 1),
+      aRoundTripTrade(-10, -0.1, 1),
+    ]);
     expect(s.kelly).toBeCloseTo(1 / 9, 12);
   });
 
   it('counts a break-even trade in the win rate but not as a loss: Kelly 0.25 - 0.75 / (30 / 10)', () => {
     // Had the 0 trade counted as a loss, the average loss would be 20 / 3 and Kelly 0.25 - 0.75 / 4.5.
-    const s = tradeStats([aTrade(30, 0.3, 1), aTrade(-10, -0.1, 1), aTrade(-10, -0.1, 1), aTrade(0, 0, 1)]);
+    const s = tradeStats([
+      aRoundTripTrade(30, 0.3, 1),
+      aRoundTripTrade(-10, -0.1, 1),
+      aRoundTripTrade(-10, -0.1, 1),
+      aRoundTripTrade(0, 0, 1),
+    ]);
     expect(s.winRate).toBe(0.25);
     expect(s.kelly).toBeCloseTo(0, 12);
   });
@@ -105,14 +101,14 @@ describe('trade statistics', () => {
   });
 
   it('has no profit factor or Kelly without a losing trade', () => {
-    const onlyWins = tradeStats([aTrade(10, 0.1, 1), aTrade(5, 0.05, 1)]);
+    const onlyWins = tradeStats([aRoundTripTrade(10, 0.1, 1), aRoundTripTrade(5, 0.05, 1)]);
     expect(onlyWins.profitFactor).toBeNull();
     expect(onlyWins.kelly).toBeNull();
     expect(onlyWins.winRate).toBe(1);
   });
 
   it('has no Kelly without a winning trade, and a profit factor of 0', () => {
-    const onlyLosses = tradeStats([aTrade(-10, -0.1, 1), aTrade(-5, -0.05, 1)]);
+    const onlyLosses = tradeStats([aRoundTripTrade(-10, -0.1, 1), aRoundTripTrade(-5, -0.05, 1)]);
     expect(onlyLosses.kelly).toBeNull();
     expect(onlyLosses.profitFactor).toBe(0);
     expect(onlyLosses.winRate).toBe(0);
@@ -121,8 +117,12 @@ describe('trade statistics', () => {
   it('has no average trade once a trade lost its whole entry notional, as a short can', () => {
     // A short whose price went from 100 to 250: r = -1.5, and 1 + r < 0 has no geometric mean
     // (backtesting.py shows 0). The other figures still stand: expectancy (-1.5 + 0.1) / 2.
-    const short: RoundTripTrade = { ...aTrade(-150, -1.5, 1), direction: 'SHORT', exitPrice: D(250) };
-    const s = tradeStats([short, aTrade(10, 0.1, 1)]);
+    const short: RoundTripTrade = {
+      ...aRoundTripTrade(-150, -1.5, 1),
+      direction: 'SHORT',
+      exitPrice: D(250),
+    };
+    const s = tradeStats([short, aRoundTripTrade(10, 0.1, 1)]);
     expect(s.avgTrade).toBeNull();
     expect(s.worstTrade).toBe(-1.5);
     expect(s.expectancy).toBeCloseTo(-0.7, 12);
@@ -140,7 +140,7 @@ describe('trade statistics', () => {
           { maxLength: 30 },
         ),
         (rows) => {
-          const s = tradeStats(rows.map(([pnl, r, d]) => aTrade(pnl, r, d)));
+          const s = tradeStats(rows.map(([pnl, r, d]) => aRoundTripTrade(pnl, r, d)));
           if (rows.length === 0) expect(s.winRate).toBeNull();
           else {
             expect(s.winRate).toBeGreaterThanOrEqual(0);
@@ -155,7 +155,7 @@ describe('trade statistics', () => {
   });
 
   it('takes best, worst and longest of 300k trades without spreading them into Math.max', () => {
-    const many = Array.from({ length: 300_000 }, (_, i) => aTrade(1, (i % 1000) / 10_000, i + 1));
+    const many = Array.from({ length: 300_000 }, (_, i) => aRoundTripTrade(1, (i % 1000) / 10_000, i + 1));
     const big = tradeStats(many);
     expect(big.bestTrade).toBe(0.0999);
     expect(big.worstTrade).toBe(0);
@@ -175,7 +175,7 @@ describe('trade statistics', () => {
         ),
         (drawn) => {
           const trades = drawn.map(([units, scale, r], i) => ({
-            ...aTrade(0, r, i + 1),
+            ...aRoundTripTrade(0, r, i + 1),
             pnl: D(units).div(D(10).pow(scale)),
           }));
           const kept = new TradeTally(aSpillDirectory());
