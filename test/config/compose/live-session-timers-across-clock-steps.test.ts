@@ -2,20 +2,11 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { liveSessionClock, liveSessionScheduler } from '../../../config/compose/live-session-clock.ts';
-import type { Scheduler } from '../../../core/kernel/index.ts';
-import { KernelTimers } from '../../../core/kernel/kernel-timers.ts';
-import type { ScheduledTimer } from '../../../core/kernel/timer-queue.ts';
 import { ServerClock } from '../../../core/venue/index.ts';
+import { watchedTimers } from '../../kit/watched-timers.ts';
 
 const T = 1_700_000_000_000;
 const silent = pino({ level: 'silent' });
-
-/** A timer as it fired: its id and due time, and the session's clock then. */
-interface Firing {
-  readonly id: number;
-  readonly at: number;
-  readonly sessionAt: number;
-}
 
 /**
  * A live session's strategy timers on the fake wall clock: Keel's estimate of a venue's clock
@@ -32,28 +23,14 @@ function aLiveSession() {
     estimate.observe(stamped, Date.now(), Date.now());
   };
   const session = liveSessionClock(estimate);
-  const inner = liveSessionScheduler(estimate, session);
-  let wakeRequests = 0;
-  const scheduler: Scheduler = {
-    ...inner,
-    wakeAt(at, wake) {
-      wakeRequests++;
-      inner.wakeAt(at, wake);
-    },
-  };
-  const fired: Firing[] = [];
-  const fire = (timer: ScheduledTimer): boolean => {
-    fired.push({ id: timer.id, at: timer.at, sessionAt: session() });
-    return true;
-  };
-  const timers = new KernelTimers(scheduler, () => timers.fireDueNow(fire));
+  const { timers, fired, wakeRequests } = watchedTimers(liveSessionScheduler(estimate, session), session);
   return {
     estimate,
     session,
     timers,
     fired,
     reply,
-    wakeRequests: () => wakeRequests,
+    wakeRequests,
     /** Steps the venue's clock against this machine's, as a re-sync will find it. */
     stepVenue(ms: number): void {
       venueOffsetMs += ms;
@@ -87,7 +64,7 @@ describe('a live session’s strategy timers when the venue clock estimate steps
     expect(s.fired).toEqual([]);
     vi.advanceTimersByTime(3_000);
     expect(s.fired.map((f) => f.id)).toEqual([1]);
-    expect(s.fired[0]?.sessionAt).toBeGreaterThanOrEqual(start + 1_000);
+    expect(s.fired[0]?.clockAt).toBeGreaterThanOrEqual(start + 1_000);
     vi.advanceTimersByTime(10_000);
     expect(s.fired).toHaveLength(1);
   });
@@ -145,7 +122,7 @@ describe('a live session’s strategy timers when the venue clock estimate steps
           // The estimate runs on until it is past every timer, however far it stepped back.
           vi.advanceTimersByTime(stepsBackMs + 25_000);
           expect(s.fired.map((f) => f.id).sort((a, b) => a - b)).toEqual(set.map((t) => t.id));
-          for (const f of s.fired) expect(f.sessionAt).toBeGreaterThanOrEqual(f.at);
+          for (const f of s.fired) expect(f.clockAt).toBeGreaterThanOrEqual(f.at);
           const dueOrder = [...s.fired].sort((a, b) => a.at - b.at || a.id - b.id);
           expect(s.fired).toEqual(dueOrder);
           // One wake-up per timer, plus re-arming while the session's clock waits out a step back.

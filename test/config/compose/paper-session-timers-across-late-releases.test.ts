@@ -2,18 +2,9 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VenueLatency } from '../../../backtest/paper-venue/venue-latency.ts';
 import { pacedReplayScheduler } from '../../../config/compose/replay-schedulers.ts';
-import type { Scheduler } from '../../../core/kernel/index.ts';
-import { KernelTimers } from '../../../core/kernel/kernel-timers.ts';
-import type { ScheduledTimer } from '../../../core/kernel/timer-queue.ts';
+import { watchedTimers } from '../../kit/watched-timers.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 14, 30);
-
-/** A timer as it fired: its id and due time, and the session's clock then. */
-interface Firing {
-  readonly id: number;
-  readonly at: number;
-  readonly sessionAt: number;
-}
 
 /**
  * A paper session in realtime pacing on the fake wall clock: the paper venue's replay time (a real
@@ -40,26 +31,13 @@ function aPacedPaperSession(speed: number) {
   };
   release(T0);
   let venueTold = 0;
-  const inner = pacedReplayScheduler(
+  const scheduler = pacedReplayScheduler(
     T0,
     { now: () => latency.now(), running: () => latency.runningNow() },
     speed,
     () => venueTold++,
   );
-  let wakeRequests = 0;
-  const scheduler: Scheduler = {
-    ...inner,
-    wakeAt(at, wake) {
-      wakeRequests++;
-      inner.wakeAt(at, wake);
-    },
-  };
-  const fired: Firing[] = [];
-  const fire = (timer: ScheduledTimer): boolean => {
-    fired.push({ id: timer.id, at: timer.at, sessionAt: scheduler.clock.now() });
-    return true;
-  };
-  const timers = new KernelTimers(scheduler, () => timers.fireDueNow(fire));
+  const { timers, fired, wakeRequests } = watchedTimers(scheduler, () => scheduler.clock.now());
   return {
     session: () => scheduler.clock.now(),
     replay: () => latency.now(),
@@ -70,7 +48,7 @@ function aPacedPaperSession(speed: number) {
     },
     timers,
     fired,
-    wakeRequests: () => wakeRequests,
+    wakeRequests,
     venueTold: () => venueTold,
   };
 }
@@ -90,7 +68,7 @@ describe('a paced paper session’s strategy timers when the feed releases an ev
     s.timers.set(0, start + 1, 0, 'in-1ms');
     vi.advanceTimersByTime(5_000);
     expect(s.fired.map((f) => f.at - start)).toEqual([1]);
-    expect(s.fired[0]?.sessionAt).toBeGreaterThanOrEqual(start + 1);
+    expect(s.fired[0]?.clockAt).toBeGreaterThanOrEqual(start + 1);
     expect(s.wakeRequests()).toBeLessThanOrEqual(3);
     expect(s.venueTold()).toBeLessThanOrEqual(2);
   });
@@ -107,7 +85,7 @@ describe('a paced paper session’s strategy timers when the feed releases an ev
     s.timers.set(0, start + 1, 0, 'in-1ms');
     vi.advanceTimersByTime(5_000);
     expect(s.fired.map((f) => f.at - start)).toEqual([1]);
-    expect(s.fired[0]?.sessionAt).toBeGreaterThanOrEqual(start + 1);
+    expect(s.fired[0]?.clockAt).toBeGreaterThanOrEqual(start + 1);
     expect(s.wakeRequests()).toBeLessThanOrEqual(3);
   });
 
@@ -121,7 +99,7 @@ describe('a paced paper session’s strategy timers when the feed releases an ev
     vi.advanceTimersByTime(749);
     expect(s.fired).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(s.fired.map((f) => f.sessionAt - start)).toEqual([10_000]);
+    expect(s.fired.map((f) => f.clockAt - start)).toEqual([10_000]);
   });
 
   it('property: for any late and on-time releases and command arrivals, each timer fires once, in due order, never before its time on the session clock, without spinning', () => {
@@ -159,7 +137,7 @@ describe('a paced paper session’s strategy timers when the feed releases an ev
             // The replay runs on until it is past every timer, however late its releases were.
             vi.advanceTimersByTime(Math.ceil((behindMs + 20_000) / speed) + 1);
             expect(s.fired.map((f) => f.id).sort((a, b) => a - b)).toEqual(set.map((t) => t.id));
-            for (const f of s.fired) expect(f.sessionAt).toBeGreaterThanOrEqual(f.at);
+            for (const f of s.fired) expect(f.clockAt).toBeGreaterThanOrEqual(f.at);
             expect(s.fired).toEqual([...s.fired].sort((a, b) => a.at - b.at || a.id - b.id));
             // One wake-up per timer, plus one more per late release it waited out.
             expect(s.wakeRequests()).toBeLessThanOrEqual(2 + set.length * (releases + 2));

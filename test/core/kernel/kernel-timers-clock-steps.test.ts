@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Scheduler, wallScheduler } from '../../../core/kernel/index.ts';
-import { KernelTimers } from '../../../core/kernel/kernel-timers.ts';
-import type { ScheduledTimer } from '../../../core/kernel/timer-queue.ts';
+import { wallScheduler } from '../../../core/kernel/index.ts';
+import { watchedTimers } from '../../kit/watched-timers.ts';
 
 const T = 1_700_000_000_000;
 
@@ -25,21 +24,7 @@ describe('kernel timers on the wall scheduler when the wall clock steps back or 
       fc.property(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => {
         vi.useFakeTimers({ now: T });
         try {
-          const inner = wallScheduler();
-          let wakeRequests = 0;
-          const scheduler: Scheduler = {
-            ...inner,
-            wakeAt(at, wake) {
-              wakeRequests++;
-              inner.wakeAt(at, wake);
-            },
-          };
-          const fired: { id: number; at: number; clockAt: number }[] = [];
-          const fire = (timer: ScheduledTimer): boolean => {
-            fired.push({ id: timer.id, at: timer.at, clockAt: Date.now() });
-            return true;
-          };
-          const timers = new KernelTimers(scheduler, () => timers.fireDueNow(fire));
+          const { timers, fired, wakeRequests } = watchedTimers(wallScheduler(), () => Date.now());
           const set = new Map<number, { at: number; every: number }>();
           /** How many firings came before each timer was set. */
           const setAt = new Map<number, number>();
@@ -81,7 +66,9 @@ describe('kernel timers on the wall scheduler when the wall clock steps back or 
             expect(times).toEqual(expected);
           }
           // One wake-up per firing, plus a re-arming for each step back and each timer set.
-          expect(wakeRequests).toBeLessThanOrEqual(fired.length + 2 * (actions.length + 1) + realMs / 1_000);
+          expect(wakeRequests()).toBeLessThanOrEqual(
+            fired.length + 2 * (actions.length + 1) + realMs / 1_000,
+          );
         } finally {
           vi.useRealTimers();
         }
