@@ -1,23 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BarAggregator } from '../../../core/kernel/bar-aggregator.ts';
-import type { BarEvent, BarInterval, MarketTradeEvent } from '../../../core/model/index.ts';
+import type { BarEvent, BarInterval } from '../../../core/model/index.ts';
 import { BAR_INTERVAL_MS } from '../../../core/model/index.ts';
+import { aTrade } from '../../kit/kernel-events.ts';
 
 const SYM = 'BTCUSDT';
 const T = 1_700_000_040_000;
 const INTERVALS: readonly BarInterval[] = ['1m', '5m'];
-
-const trade = (ts: number, price: number): MarketTradeEvent => ({
-  kind: 'trade',
-  sym: SYM,
-  ts,
-  recvTs: ts,
-  tradeId: `t${ts}`,
-  price,
-  qty: 1,
-  side: 'BUY',
-});
 
 /**
  * One event as a live kernel handles it: a venue trade, or any other event (a quote, an order the
@@ -51,7 +41,7 @@ describe('bars built from trades, closed on event times that step back and jump 
           // As the kernel handles each event: the bars its time ends close first.
           agg.closeDue(ts, emit);
           if (e.kind === 'trade') {
-            agg.onTrade(trade(ts, e.price), emit);
+            agg.onTrade(aTrade(ts, e.price, 1, SYM), emit);
             trades++;
           }
         }
@@ -81,11 +71,11 @@ describe('bars built from trades, closed on event times that step back and jump 
     const bars: BarEvent[] = [];
     const emit = (bar: BarEvent): void => void bars.push(bar);
     const minute = T - (T % 60_000);
-    agg.onTrade(trade(minute + 1_000, 100), emit);
+    agg.onTrade(aTrade(minute + 1_000, 100, 1, SYM), emit);
     // An event stamped on the session's clock at the minute's end, then the estimate steps back 2 s.
     agg.closeDue(minute + 60_000, emit);
     agg.closeDue(minute + 58_000, emit);
-    agg.onTrade(trade(minute + 58_500, 101), emit);
+    agg.onTrade(aTrade(minute + 58_500, 101, 1, SYM), emit);
     agg.closeDue(minute + 60_500, emit);
     expect(bars.map((b) => [b.openTime - minute, b.close, b.volume])).toEqual([[0, 100, 1]]);
     expect(agg.late()).toEqual([
