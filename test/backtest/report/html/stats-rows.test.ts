@@ -59,11 +59,23 @@ describe('the stats table: why a figure is n/a', () => {
   it('says the returns had no spread, or no period below the risk-free rate, over a long run', () => {
     const long = aBacktestResult(24 * 5).metrics;
     const annualization = { ...long.annualization, periodsPerYear: 365 };
-    const flat = { ...long, durationMs: 5 * DAY, annualization, annualizedVolatility: 0, sharpe: null };
+    // Flat: every period returned 0 = rf / P, so the annualized return is 0 too.
+    const flat = {
+      ...long,
+      durationMs: 5 * DAY,
+      annualization,
+      annualizedReturn: 0,
+      annualizedVolatility: 0,
+      sharpe: null,
+    };
     expect(shown(flat, 'Sharpe Ratio')).toBe('n/a (zero volatility: the returns do not vary)');
+    const steady = { ...flat, annualizedReturn: 0.1 };
+    expect(shown(steady, 'Sharpe Ratio')).toBe(
+      'n/a (zero volatility: every period returned the same, above the risk-free rate)',
+    );
     const few = { ...flat, annualizedVolatility: null };
     expect(shown(few, 'Sharpe Ratio')).toBe('n/a (fewer than two returns)');
-    const rising = { ...flat, annualizedVolatility: 0.2, sortino: null };
+    const rising = { ...flat, annualizedReturn: 0.1, annualizedVolatility: 0.2, sortino: null };
     expect(shown(rising, 'Sortino Ratio')).toBe('n/a (no period below the risk-free rate)');
     const ruined = { ...few, annualization: { ...annualization, ruinTs: DAY } };
     expect(shown(ruined, 'Sharpe Ratio')).toBe('n/a (equity reached zero)');
