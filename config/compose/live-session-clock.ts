@@ -46,13 +46,9 @@ export function liveSessionClock(venue: VenueTimeSource): () => number {
  * @returns the scheduler
  */
 export function liveSessionScheduler(venue: PacedVenueTimeSource, sessionClock: () => number): Scheduler {
-  const waits = timerScheduler(venue, () => venue.rate);
-  return {
-    ...waits,
-    clock: { now: sessionClock },
-    wakeAt(at: number, wake: () => void): void {
-      // Due on the session's clock already: now, though the estimate may still be behind it.
-      waits.wakeAt(sessionClock() >= at ? venue.now() : at, wake);
-    },
-  };
+  return timerScheduler(
+    { now: sessionClock },
+    () => venue.rate,
+    () => venue.now(),
+  );
 }

@@ -74,13 +74,11 @@ export function pacedReplayScheduler(
   };
   // Before the venue released anything its clock reads 0: the replay is at its first event then.
   const running = (): number => Math.max(start, replay.running());
-  const waits = timerScheduler({ now: running }, speed);
+  const timers = timerScheduler({ now }, speed, running);
   return {
-    ...waits,
-    clock: { now },
+    ...timers,
     wakeAt(at: number, wake: () => void): void {
-      // Due on the session's clock already: now, though the replay's running time may be behind it.
-      waits.wakeAt(now() >= at ? running() : at, () => {
+      timers.wakeAt(at, () => {
         timerFires(now());
         wake();
       });

@@ -47,12 +47,22 @@ const SPEED_CHECK_MS = 1_000;
  * One pending wake-up at a time (the kernel always asks for its earliest timer). A speed that can
  * change (a live session on a venue whose stated clock rate its replies may disprove and bear out
  * again) is read again at least once a real second while a wake-up is pending, and the wake-up
- * re-armed from the clock's time then when it changed.
- * @param clock - the scheduler's time (the wall clock, or a paper replay's running time)
+ * re-armed from the clock's time then when it changed. Where the scheduler's time can stand still
+ * while the clock under it runs on (a live session's clock held after the venue-clock estimate
+ * stepped back, a paper session's after the feed released an event late), waits are measured on
+ * `running`: one measured from a clock standing still would come back every (due - now) / speed
+ * ms until it moved, every millisecond for a wake-up due in one.
+ * @param clock - the scheduler's time (the wall clock, a paper replay's or a live session's)
  * @param speed - how much faster than the wall clock that time runs, or how to read it (default 1)
+ * @param running - the clock waits are measured on, running at `speed` (default `clock` itself): a
+ *   wake-up already due on `clock` fires at once, one not yet due when `running` reaches it
  * @returns the scheduler
  */
-export function timerScheduler(clock: Clock, speed: number | (() => number) = 1): Scheduler {
+export function timerScheduler(
+  clock: Clock,
+  speed: number | (() => number) = 1,
+  running: () => number = () => clock.now(),
+): Scheduler {
   const speedNow = typeof speed === 'number' ? () => speed : speed;
   let pending: ReturnType<typeof setTimeout> | undefined;
   const cancelWake = (): void => {
@@ -63,10 +73,11 @@ export function timerScheduler(clock: Clock, speed: number | (() => number) = 1)
     clock,
     followsEventTime: false,
     advanceTo(): void {},
-    wakeAt(at: number, wake: () => void): void {
+    wakeAt(due: number, wake: () => void): void {
       cancelWake();
+      const at = clock.now() >= due ? running() : due;
       let armedSpeed = speedNow();
-      let dueMs = monotonicNow() + Math.max(0, Math.ceil((at - clock.now()) / armedSpeed));
+      let dueMs = monotonicNow() + Math.max(0, Math.ceil((at - running()) / armedSpeed));
       const wait = (): void => {
         pending = setTimeout(
           () => {
@@ -78,7 +89,7 @@ export function timerScheduler(clock: Clock, speed: number | (() => number) = 1)
             const current = speedNow();
             if (current !== armedSpeed) {
               armedSpeed = current;
-              dueMs = monotonicNow() + Math.max(0, Math.ceil((at - clock.now()) / current));
+              dueMs = monotonicNow() + Math.max(0, Math.ceil((at - running()) / current));
             }
             wait();
           },
