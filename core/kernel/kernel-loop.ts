@@ -49,7 +49,7 @@ export class KernelLoop {
     const runner = this.parts.runners[timer.owner] as StrategyRunner;
     this.work.beginTurn();
     this.parts.emulator.beginTurn();
-    runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
+    runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at, missed: timer.missed });
     this.work.drainPending();
     return runner.live;
   };

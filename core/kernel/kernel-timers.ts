@@ -41,7 +41,16 @@ export class KernelTimers {
    * @returns the timer id
    */
   set(owner: number, at: number, every: number, tag: string): number {
-    const timer: ScheduledTimer = { id: this.nextId++, owner, tag, at, every, seq: 0, cancelled: false };
+    const timer: ScheduledTimer = {
+      id: this.nextId++,
+      owner,
+      tag,
+      at,
+      every,
+      missed: 0,
+      seq: 0,
+      cancelled: false,
+    };
     this.queue.push(timer);
     this.arm();
     return timer.id;
@@ -67,7 +76,10 @@ export class KernelTimers {
    * a timer fires only once the clock has reached its time: a clock held back (a lockstep paper
    * session's never passes the venue's) leaves the later ones for when it gets there, so an event
    * stamped far ahead (an order the adapter reported REJECTED on the wall clock) cannot fire a
-   * repeating timer for every period up to it.
+   * repeating timer for every period up to it. On wall time, a repeating timer that woke more
+   * than one period late fires once, for its latest period due, counting the ones it folded in
+   * (`TimerEvent.missed`): after the process stalls or the machine sleeps, a strategy's
+   * `every(1000)` requotes once, not once per second missed.
    * @param upTo - epoch ms
    * @param fire - delivers one timer; returns false when its owner is gone (no repeat)
    */
@@ -81,9 +93,11 @@ export class KernelTimers {
       }
       const timer = this.queue.popDue(upTo);
       if (timer === undefined) break;
+      if (timer.every > 0 && !this.scheduler.followsEventTime) foldMissedPeriods(timer, upTo);
       this.firing = timer;
       const alive = fire(timer);
       this.firing = undefined;
+      timer.missed = 0;
       if (timer.every > 0 && !timer.cancelled && alive) {
         timer.at += timer.every;
         this.queue.push(timer);
@@ -132,4 +146,17 @@ export class KernelTimers {
     this.armedAt = this.queue.nextAt;
     this.scheduler.wakeAt(this.armedAt, this.wake);
   }
+}
+
+/**
+ * Moves a late repeating timer to its latest period due by `upTo`, counting the earlier periods
+ * it skips.
+ * @param timer - a repeating timer, popped to fire
+ * @param upTo - the time it fires at, epoch ms
+ */
+function foldMissedPeriods(timer: ScheduledTimer, upTo: number): void {
+  const late = Math.floor((upTo - timer.at) / timer.every);
+  if (late <= 0) return;
+  timer.at += late * timer.every;
+  timer.missed = late;
 }

@@ -9,6 +9,13 @@ export interface TimerEvent {
   readonly tag: string;
   /** The time the timer was due, epoch ms (the clock reads this while it fires in a backtest). */
   readonly ts: number;
+  /**
+   * Earlier periods of a repeating timer folded into this firing: live, when the kernel woke more
+   * than one period late (the process stalled, the machine slept), the timer fires once for its
+   * latest period due (`ts`) instead of once per period back to back. Always 0 on event time (a
+   * backtest, a paper session), where every period fires at its own time.
+   */
+  readonly missed: number;
 }
 
 /**

@@ -7,6 +7,11 @@ export interface ScheduledTimer {
   at: number;
   /** Repeat period in ms; 0 for a one-shot timer. */
   readonly every: number;
+  /**
+   * Earlier periods of a repeating timer folded into its current firing because the kernel woke
+   * after more than one period had passed (wall time only); 0 otherwise.
+   */
+  missed: number;
   /** Insertion sequence: breaks ties between timers due at the same time (first set fires first). */
   seq: number;
   cancelled: boolean;

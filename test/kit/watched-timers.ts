@@ -1,10 +1,11 @@
 import type { Scheduler } from '../../core/kernel/index.ts';
 import { KernelTimers } from '../../core/kernel/kernel-timers.ts';
 
-/** A timer as it fired: its id and due time, and the clock the test watches then. */
+/** A timer as it fired: its id and due time, the periods it folded in, and the clock the test watches then. */
 export interface TimerFiring {
   readonly id: number;
   readonly at: number;
+  readonly missed: number;
   readonly clockAt: number;
 }
 
@@ -36,7 +37,7 @@ export function watchedTimers(scheduler: Scheduler, clockAt: () => number): Watc
   const fired: TimerFiring[] = [];
   const timers = new KernelTimers(counted, () =>
     timers.fireDueNow((timer) => {
-      fired.push({ id: timer.id, at: timer.at, clockAt: clockAt() });
+      fired.push({ id: timer.id, at: timer.at, missed: timer.missed, clockAt: clockAt() });
       return true;
     }),
   );

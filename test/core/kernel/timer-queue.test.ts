@@ -9,6 +9,7 @@ const timer = (id: number, at: number, owner = 0): ScheduledTimer => ({
   tag: '',
   at,
   every: 0,
+  missed: 0,
   seq: 0,
   cancelled: false,
 });

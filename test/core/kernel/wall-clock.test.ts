@@ -39,6 +39,40 @@ describe('wall scheduler (live and paper)', () => {
     vi.advanceTimersByTime(5_000);
     expect(fired).toHaveLength(3);
   });
+
+  it('fires a repeating timer once, for its latest period, after the process stalled past several periods', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const fired: { now: number; ts: number; missed: number }[] = [];
+    const strategy = defineStrategy({
+      name: 'heartbeat',
+      params: z.object({}),
+      onStart: (ctx) => {
+        ctx.every(1_000, 'beat');
+      },
+      onTimer: (ctx, timer) => {
+        fired.push({ now: ctx.now(), ts: timer.ts, missed: timer.missed });
+      },
+    });
+    const kernel = new Kernel({
+      instruments: [],
+      market: new Subject<MarketEvent>(),
+      execution: aRecordingPort(),
+      gate: new RiskGate(),
+      scheduler: wallScheduler(),
+      strategies: [{ id: 'hb', strategy }],
+    });
+    void kernel.start();
+    vi.advanceTimersByTime(1_000);
+    // The machine sleeps for 9.5 s: its clock moves on, the pending wake-up's 1 s comes after.
+    vi.setSystemTime(Date.now() + 9_500);
+    vi.advanceTimersByTime(1_500);
+    expect(fired).toEqual([
+      { now: 1_001_000, ts: 1_001_000, missed: 0 },
+      { now: 1_011_500, ts: 1_011_000, missed: 9 },
+      { now: 1_012_000, ts: 1_012_000, missed: 0 },
+    ]);
+    kernel.stop();
+  });
 });
 
 describe('a timer scheduler whose speed changes', () => {
