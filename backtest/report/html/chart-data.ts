@@ -17,6 +17,7 @@ export interface ChartMarker {
   readonly price: number;
   readonly shape: 'arrowUp' | 'arrowDown';
   readonly color: string;
+  /** `B 1 @ 40123.4`: the page draws it where it fits at the chart's zoom (see marker-labels.ts). */
   readonly text: string;
 }
 
@@ -37,9 +38,6 @@ export interface ChartData {
   /** Drawdown in percent, as negative values so the area hangs below zero. */
   readonly drawdown: readonly ChartPoint[];
 }
-
-/** Above this many fills on one sym the markers carry no text, so the chart stays readable. */
-const MAX_LABELLED_MARKERS = 200;
 
 /**
  * Most fill markers drawn per sym (Keel's choice): a self-contained page with tens of thousands
@@ -65,7 +63,7 @@ export function toChartPoints(samples: Iterable<readonly [number, number]>): Cha
   return out;
 }
 
-function markerOf(f: Execution, labelled: boolean): ChartMarker {
+function markerOf(f: Execution): ChartMarker {
   return {
     time: Math.floor(f.timestamp / 1000),
     position: f.side === 'BUY' ? 'atPriceBottom' : 'atPriceTop',
@@ -73,7 +71,7 @@ function markerOf(f: Execution, labelled: boolean): ChartMarker {
     shape: f.side === 'BUY' ? 'arrowUp' : 'arrowDown',
     // The page's own gain and loss colours: as label text on white they pass WCAG AA (5.1:1, 5.4:1).
     color: f.side === 'BUY' ? '#1a7f37' : '#cf222e',
-    text: labelled ? `${f.side === 'BUY' ? 'B' : 'S'} ${f.quantity.toFixed()} @ ${f.price.toFixed()}` : '',
+    text: `${f.side === 'BUY' ? 'B' : 'S'} ${f.quantity.toFixed()} @ ${f.price.toFixed()}`,
   };
 }
 
@@ -152,7 +150,7 @@ export function chartData(result: BacktestResult): ChartData {
     const s = bySym.get(f.sym);
     if (s === undefined) continue;
     const seen = f.side === 'BUY' ? s.seenBuys++ : s.seenSells++;
-    if (seen % s.stride === 0) s.markers.push(markerOf(f, s.fillCount <= MAX_LABELLED_MARKERS));
+    if (seen % s.stride === 0) s.markers.push(markerOf(f));
   }
   return {
     prices: series.map(({ sym, points, markers, fillCount, buyCount, stride }) => {

@@ -38,6 +38,10 @@ function markersNote(series: ChartData['prices'][number]): string {
   return `<p class="muted fills-shown">Fill markers: ${series.markers.length} of ${series.fillCount} shown (every ${nth} buy and every ${nth} sell: ${drawnBuys} of ${series.buyCount} buys, ${series.markers.length - drawnBuys} of ${series.fillCount - series.buyCount} sells); every fill is in fills.csv and result.json.</p>`;
 }
 
+/** How to zoom a price chart, and when its fill markers carry text (the page's script does both). */
+const PRICE_CHART_HELP =
+  '<p class="muted chart-help">Zoom with the mouse wheel or by dragging the time axis, pan by dragging the chart, double-click it to see the whole run again; a fill marker shows its side, quantity and price where there is room for them at the zoom.</p>';
+
 /**
  * A price chart's title: the line is a sample (bucket closes) with the drawn fills' own prices put
  * in, e.g. `BTC price [USDT] (bucket closes every 32 min, plus fill prices) and fills, time in UTC`.
@@ -77,7 +81,7 @@ export function chartsSection(result: BacktestResult, charts: ChartData, settleA
             `price-chart-${i}`,
             'price',
             title,
-            markersNote(series),
+            `${markersNote(series)}${PRICE_CHART_HELP}`,
             priceChartSummary(series, quoteOf(p.sym), p),
           );
     })

@@ -2,6 +2,12 @@
  * The report page's own JavaScript, inlined as text. Kept in plain ES2017 so any browser that
  * opens the file runs it.
  */
+import {
+  MARKER_ARROW_HALF_WIDTH,
+  MARKER_LABEL_GAP,
+  MARKER_LABELS_FUNCTION,
+  MARKER_LABELS_SCRIPT,
+} from './marker-labels.ts';
 
 /**
  * Runs first: records every uncaught error, rejected promise and console.error into the page
@@ -39,6 +45,10 @@ export const PRINT_CHART_WIDTH = 700;
  * then marks the page ready
  * (`body[data-ready=true]`) and writes on each chart how many pixels it painted
  * (`data-painted-pixels`) and where it is (`data-rect` = x,y,width,height in CSS pixels).
+ * A price chart zooms (mouse wheel, pinch, dragging its time axis) and pans (dragging it), and a
+ * double click fits the whole run again; its fill markers carry their text where it fits at the
+ * current zoom ({@link MARKER_LABELS_SCRIPT}, re-decided as the visible range or the width
+ * changes), and its box says how many do (`data-labelled-markers`).
  */
 export const CHART_SCRIPT = `(function () {
   var LC = window.LightweightCharts;
@@ -46,34 +56,73 @@ export const CHART_SCRIPT = `(function () {
   var data = JSON.parse(document.getElementById('keel-chart-data').textContent);
   function line(points) { return points.map(function (p) { return { time: p[0], value: p[1] }; }); }
   // The chart's box sets its size (the stylesheet gives its height), so it follows the window.
-  function chartIn(id) {
+  // A zoomable one takes the wheel, pinch and drags along its time axis, not beyond the run.
+  function chartIn(id, zoomable) {
     var el = document.getElementById(id);
     var chart = LC.createChart(el, {
       autoSize: true,
       layout: { background: { type: 'solid', color: '#ffffff' }, textColor: '#333333', attributionLogo: false },
       grid: { vertLines: { color: '#f0f0f0' }, horzLines: { color: '#f0f0f0' } },
-      timeScale: { timeVisible: true, secondsVisible: false, minBarSpacing: 0.0001 },
-      handleScroll: false,
-      handleScale: false
+      timeScale: { timeVisible: true, secondsVisible: false, minBarSpacing: 0.0001, fixLeftEdge: zoomable, fixRightEdge: zoomable },
+      handleScroll: zoomable && { mouseWheel: false, pressedMouseMove: true, horzTouchDrag: true, vertTouchDrag: false },
+      handleScale: zoomable && {
+        mouseWheel: true, pinch: true, axisPressedMouseMove: { time: true, price: false }, axisDoubleClickReset: false
+      }
     });
+    if (zoomable) chart.subscribeDblClick(function () { chart.timeScale().fitContent(); });
     // The box is an image named by its summary; the library's layout table is not content.
     el.firstElementChild.setAttribute('aria-hidden', 'true');
     return chart;
   }
+  ${MARKER_LABELS_SCRIPT}
+  // The widest marker text, in CSS pixels, in the font the library draws it in.
+  function widestText(chart, markers) {
+    var layout = chart.options().layout;
+    var context = document.createElement('canvas').getContext('2d');
+    context.font = layout.fontSize + 'px ' + layout.fontFamily;
+    return markers.reduce(function (widest, m) { return Math.max(widest, context.measureText(m.text).width); }, 0);
+  }
+  // The fill markers, each with its text where it overlaps no other label and no other bar's
+  // arrow at the chart's zoom: decided again when the visible range or the width changes, and
+  // the markers set again when that changed which.
+  function drawMarkers(chart, lineSeries, series, el) {
+    var indexOf = {};
+    series.points.forEach(function (p, i) { indexOf[p[0]] = i; });
+    var positions = series.markers.map(function (m) { return indexOf[m.time]; });
+    var bare = series.markers.map(function (m) { return Object.assign({}, m, { text: '' }); });
+    var widest = widestText(chart, series.markers);
+    var spacing = widest + ${MARKER_LABEL_GAP};
+    var clearance = widest / 2 + ${MARKER_ARROW_HALF_WIDTH + MARKER_LABEL_GAP / 2};
+    var plugin = LC.createSeriesMarkers(lineSeries, bare);
+    var drawn = null;
+    function relabel() {
+      var range = chart.timeScale().getVisibleLogicalRange();
+      var labelled = range === null ? [] : ${MARKER_LABELS_FUNCTION}(positions, range, chart.timeScale().width(), spacing, clearance);
+      var key = labelled.join();
+      if (key === drawn) return;
+      drawn = key;
+      plugin.setMarkers(series.markers.map(function (m, i) { return labelled[i] ? m : bare[i]; }));
+      el.setAttribute('data-labelled-markers', String(labelled.filter(Boolean).length));
+    }
+    chart.timeScale().subscribeVisibleLogicalRangeChange(relabel);
+    chart.timeScale().subscribeSizeChange(relabel);
+    relabel();
+  }
   var charts = [];
   data.prices.forEach(function (series, i) {
-    var chart = chartIn('price-chart-' + i);
+    var id = 'price-chart-' + i;
+    var chart = chartIn(id, true);
     var s = chart.addSeries(LC.LineSeries, { color: '#2962ff', lineWidth: 2, title: series.sym });
     s.setData(line(series.points));
-    if (series.markers.length > 0) LC.createSeriesMarkers(s, series.markers);
+    if (series.markers.length > 0) drawMarkers(chart, s, series, document.getElementById(id));
     charts.push(chart);
   });
-  var equity = chartIn('equity-chart');
+  var equity = chartIn('equity-chart', false);
   equity.addSeries(LC.AreaSeries, {
     lineColor: '#2962ff', topColor: 'rgba(41, 98, 255, 0.35)', bottomColor: 'rgba(41, 98, 255, 0.02)', lineWidth: 2
   }).setData(line(data.equity));
   charts.push(equity);
-  var drawdown = chartIn('drawdown-chart');
+  var drawdown = chartIn('drawdown-chart', false);
   drawdown.addSeries(LC.AreaSeries, {
     lineColor: '#f23645', topColor: 'rgba(242, 54, 69, 0.05)', bottomColor: 'rgba(242, 54, 69, 0.45)', lineWidth: 2,
     invertFilledArea: true,

@@ -25,6 +25,7 @@ dl.assumptions dd code { overflow-wrap: anywhere; }
 .chart[data-chart="equity"] { height: 240px; }
 .chart[data-chart="drawdown"] { height: 180px; }
 .chart-title { font-size: 14px; font-weight: 600; margin: 8px 0 0; }
+.chart-help { font-size: 12px; margin: 2px 0 0; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
@@ -46,6 +47,7 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; background: #f
   body { padding: 0; font-size: 11px; }
   thead th { position: static; }
   .chart-figure { break-inside: avoid; }
+  .chart-help { display: none; }
   .chart { max-width: 100%; }
   table.trades, table.activity { width: 100%; font-size: 9px; }
   table.trades th, table.trades td, table.activity th, table.activity td { padding: 2px 4px; white-space: normal; overflow-wrap: anywhere; }
