@@ -45,6 +45,7 @@ export const PRINT_CHART_WIDTH = 700;
  * then marks the page ready
  * (`body[data-ready=true]`) and writes on each chart how many pixels it painted
  * (`data-painted-pixels`) and where it is (`data-rect` = x,y,width,height in CSS pixels).
+ * The time axes show seconds when the run is shorter than an hour.
  * A price chart zooms (mouse wheel, pinch, dragging its time axis) and pans (dragging it), and a
  * double click fits the whole run again; its fill markers carry their text where it fits at the
  * current zoom ({@link MARKER_LABELS_SCRIPT}, re-decided as the visible range or the width
@@ -55,6 +56,10 @@ export const CHART_SCRIPT = `(function () {
   var PRINT_WIDTH = ${PRINT_CHART_WIDTH};
   var data = JSON.parse(document.getElementById('keel-chart-data').textContent);
   function line(points) { return points.map(function (p) { return { time: p[0], value: p[1] }; }); }
+  // A run shorter than an hour labels its time axis to the second (else every label of a
+  // few-minute paper session reads the same minute).
+  var eq = data.equity;
+  var seconds = eq.length > 1 && eq[eq.length - 1][0] - eq[0][0] < 3600;
   // The chart's box sets its size (the stylesheet gives its height), so it follows the window.
   // A zoomable one takes the wheel, pinch and drags along its time axis, not beyond the run.
   function chartIn(id, zoomable) {
@@ -63,7 +68,7 @@ export const CHART_SCRIPT = `(function () {
       autoSize: true,
       layout: { background: { type: 'solid', color: '#ffffff' }, textColor: '#333333', attributionLogo: false },
       grid: { vertLines: { color: '#f0f0f0' }, horzLines: { color: '#f0f0f0' } },
-      timeScale: { timeVisible: true, secondsVisible: false, minBarSpacing: 0.0001, fixLeftEdge: zoomable, fixRightEdge: zoomable },
+      timeScale: { timeVisible: true, secondsVisible: seconds, minBarSpacing: 0.0001, fixLeftEdge: zoomable, fixRightEdge: zoomable },
       handleScroll: zoomable && { mouseWheel: false, pressedMouseMove: true, horzTouchDrag: true, vertTouchDrag: false },
       handleScale: zoomable && {
         mouseWheel: true, pinch: true, axisPressedMouseMove: { time: true, price: false }, axisDoubleClickReset: false
@@ -112,7 +117,9 @@ export const CHART_SCRIPT = `(function () {
   data.prices.forEach(function (series, i) {
     var id = 'price-chart-' + i;
     var chart = chartIn(id, true);
-    var s = chart.addSeries(LC.LineSeries, { color: '#2962ff', lineWidth: 2, title: series.sym });
+    // No series title: the chart's heading names the sym, and a title badge would cover the
+    // latest prices and their markers.
+    var s = chart.addSeries(LC.LineSeries, { color: '#2962ff', lineWidth: 2 });
     s.setData(line(series.points));
     if (series.markers.length > 0) drawMarkers(chart, s, series, document.getElementById(id));
     charts.push(chart);
