@@ -36,7 +36,7 @@ export function addImportCsvCommand(program: Command, io: CliIo, exit: (code: Ex
     .description('turn a CSV of OHLCV bars into a recording a backtest can replay')
     .argument(
       '<csv>',
-      'the CSV file (header row and column order detected; Yahoo, exchange, MetaTrader, German broker, Investing.com, Nasdaq.com and plain layouts)',
+      'the CSV file (header row and column order detected; Yahoo, pandas, exchange, CryptoDataDownload, MetaTrader, German broker, Investing.com, Nasdaq.com and plain layouts)',
     )
     .requiredOption(
       '--sym <sym>',
