@@ -5,6 +5,7 @@ import type { ConfigProblem } from './config-problem.ts';
 import { ConfigSource } from './config-source.ts';
 import { substituteEnv } from './env-substitution.ts';
 import type { EnvValues } from './env-value.ts';
+import { withoutExtensionKeys } from './extension-keys.ts';
 import { collectionKeyProblems, forbiddenKeyProblems } from './forbidden-keys.ts';
 import { setAsideIncompleteIgnoredSections } from './ignored-sections.ts';
 import { issueSentences } from './issue-sentence.ts';
@@ -39,7 +40,7 @@ const SYNTAX_ERRORS_SHOWN = 10;
  */
 export function parseConfigText(text: string, options: ParseConfigOptions): ConfigParseResult {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true });
   const source = new ConfigSource(doc, lines, options.file);
   if (doc.errors.length > 0) {
     const shown = doc.errors
@@ -79,7 +80,7 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
   if (keyShapes.length > 0) return { ok: false, problems: sortByPlace([...early, ...keyShapes]) };
   const resolved = resolveAliases(source);
   if (!resolved.ok) return { ok: false, problems: sortByPlace([...early, resolved.problem]) };
-  const aside = setAsideIncompleteIgnoredSections(resolved.data);
+  const aside = setAsideIncompleteIgnoredSections(withoutExtensionKeys(resolved.data));
   const parsed = keelConfigSchema.safeParse(aside.data, { reportInput: true });
   const issues = [...aside.issues, ...(parsed.success ? [] : parsed.error.issues)];
   const late =

@@ -18,6 +18,7 @@ export {
   referenceTable,
 } from './config-reference.ts';
 export { decimalValue, nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
+export { EXTENSION_KEY } from './extension-key.ts';
 export type { InstrumentConfig, InstrumentOverrides } from './instrument-config.ts';
 export {
   instrumentConfigSchema,

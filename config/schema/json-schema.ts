@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXTENSION_KEY } from './extension-key.ts';
 import { keelConfigSchema } from './keel-config.ts';
 
 /** Where the generated JSON Schema lives, relative to the repository root. */
@@ -11,5 +12,7 @@ export const JSON_SCHEMA_FILE = 'config/keel.schema.json';
  */
 export function keelJsonSchemaText(): string {
   const schema = z.toJSONSchema(keelConfigSchema, { io: 'input', unrepresentable: 'any' });
-  return `${JSON.stringify({ ...schema, title: 'Keel run configuration' }, null, 2)}\n`;
+  // Top-level extension keys (`x-...`, for anchors) are allowed: the loader drops them.
+  const withExtensions = { ...schema, patternProperties: { [EXTENSION_KEY.source]: {} } };
+  return `${JSON.stringify({ ...withExtensions, title: 'Keel run configuration' }, null, 2)}\n`;
 }
