@@ -6,6 +6,7 @@ import { ConfigSource } from './config-source.ts';
 import { substituteEnv } from './env-substitution.ts';
 import type { EnvValues } from './env-value.ts';
 import { withoutExtensionKeys } from './extension-keys.ts';
+import { unquotedFlowReferenceAt, unquotedFlowReferenceMessage } from './flow-reference.ts';
 import { collectionKeyProblems, forbiddenKeyProblems } from './forbidden-keys.ts';
 import { setAsideIncompleteIgnoredSections } from './ignored-sections.ts';
 import { issueSentences } from './issue-sentence.ts';
@@ -43,6 +44,14 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true });
   const source = new ConfigSource(doc, lines, options.file);
   if (doc.errors.length > 0) {
+    const first = (doc.errors[0] as (typeof doc.errors)[number]).pos[0];
+    const reference = unquotedFlowReferenceAt(text, first);
+    // The errors after it on that line and below all follow from it.
+    if (reference !== undefined)
+      return {
+        ok: false,
+        problems: [source.problemAtOffset(first - 1, unquotedFlowReferenceMessage(reference))],
+      };
     const shown = doc.errors
       .slice(0, SYNTAX_ERRORS_SHOWN)
       .map((error) => source.problemAtOffset(error.pos[0], `syntax error: ${error.message.split('\n')[0]}`));
