@@ -1,4 +1,9 @@
-import { cancelStrategyOrders, type Kernel, type SweepScope } from '../../core/kernel/index.ts';
+import {
+  cancelStrategyOrders,
+  type Kernel,
+  type SweepScope,
+  sweepWhileHalted,
+} from '../../core/kernel/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import type { KillSwitchTrips } from './kill-switch-trips.ts';
 
@@ -9,13 +14,14 @@ import type { KillSwitchTrips } from './kill-switch-trips.ts';
  * cancelled but the protective ones of its open positions, such as a stop-loss
  * (`cancelOrdersOnFault`, the `unprotective` scope of `cancelStrategyOrders`), and every
  * strategy's when the gate's kill switch trips to HALTED, or those that would add risk when it
- * trips to REDUCING (`cancelOrdersOnHalt`), how many noted in the trip's warning. The cancels go
+ * trips to REDUCING (`cancelOrdersOnHalt`), how many noted in the trip's warning; after a trip to
+ * HALTED, those that become known while it lasts too (see `sweepWhileHalted`). The cancels go
  * at once, at the run's time, through the kernel (the gate, Keel's in-flight bookkeeping) and the
  * venue's latency like every command.
  * @param kernel - the run's kernel
  * @param options - the run's options: gate, strategies and the two switches (default on)
  * @param trips - the run's kill switch trips, told what each trip's sweep cancelled
- * @returns stops listening to the gate's kill switch (the run ended)
+ * @returns stops listening to the gate's kill switch and ends the sweeps kept up (the run ended)
  */
 export function sweepUnmanagedOrders(
   kernel: Kernel,
@@ -31,10 +37,17 @@ export function sweepUnmanagedOrders(
     });
   if (!(options.cancelOrdersOnHalt ?? true)) return () => undefined;
   const ids = options.strategies.map((slot) => slot.id);
-  return (
+  const kept: (() => void)[] = [];
+  const stopListening =
     options.gate.onKillSwitchTrip?.((trip) => {
-      if (trip.state === 'HALTED') trips.swept(trip, sweep(ids, 'keel-halt-'));
+      if (trip.state === 'HALTED')
+        kept.push(
+          sweepWhileHalted(kernel, options.gate, ids, `keel-halt-${++sweeps}`, (n) => trips.swept(trip, n)),
+        );
       else if (trip.state === 'REDUCING') trips.swept(trip, sweep(ids, 'keel-reduce-', 'riskAdding'));
-    }) ?? (() => undefined)
-  );
+    }) ?? (() => undefined);
+  return () => {
+    stopListening();
+    for (const stop of kept) stop();
+  };
 }

@@ -1,6 +1,11 @@
 import type { Logger } from 'pino';
 import type { KillSwitchTrips } from '../../backtest/runner/index.ts';
-import { cancelStrategyOrders, type Kernel, type SweepScope } from '../../core/kernel/index.ts';
+import {
+  cancelStrategyOrders,
+  type Kernel,
+  type SweepScope,
+  sweepWhileHalted,
+} from '../../core/kernel/index.ts';
 import type { RiskGate, TradingStatus } from '../../core/risk/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { accountOf, killSwitchFileOf } from './kill-switch-file.ts';
@@ -51,7 +56,8 @@ const SAVE_EVERY_MS = 5_000;
  * day baseline and trip kept across restarts (live runs: `<result>.kill-switch.json` next to the
  * result, per account), a trip logged at error, counted in `keel_kill_switch_trips_total`, failing
  * the metrics endpoint's `/readyz` while in force (a restored one too) and, on
- * HALTED, the strategies' resting orders cancelled, on REDUCING those that would add risk
+ * HALTED, the strategies' resting orders cancelled, and those that become known while it lasts
+ * (see `sweepWhileHalted`), on REDUCING those that would add risk
  * (`risk.killSwitch.cancelOrdersOnHalt`); a
  * strategy halted by a fault counted in `keel_strategy_faults_total` and its resting orders
  * cancelled but the protective ones of its open positions, such as a stop-loss
@@ -65,12 +71,31 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
   const { config, kernel, logger } = options;
   const strategyIds = config.strategies.map((s) => s.id);
   let sweeps = 0;
+  const told = (ids: readonly string[], n: number, why: string, scope: SweepScope): void => {
+    if (n > 0)
+      logger.warn(
+        { strategies: ids, orders: n },
+        `${why}: cancelling ${n} ${SWEPT_ORDERS[scope]} of ${ids.join(', ')}`,
+      );
+  };
   const pull = (ids: readonly string[], tag: string, why: string, scope: SweepScope = 'all'): number => {
     const n = cancelStrategyOrders(kernel, ids, `${tag}${++sweeps}`, scope);
-    const which = SWEPT_ORDERS[scope];
-    if (n > 0)
-      logger.warn({ strategies: ids, orders: n }, `${why}: cancelling ${n} ${which} of ${ids.join(', ')}`);
+    told(ids, n, why, scope);
     return n;
+  };
+  const haltSweeps: (() => void)[] = [];
+  const halt = (trip: TradingStatus): void => {
+    let before = 0;
+    const stop = sweepWhileHalted(kernel, options.riskGate, strategyIds, `keel-halt-${++sweeps}`, (n) => {
+      const why =
+        before === 0
+          ? 'kill switch HALTED trading'
+          : 'kill switch HALTED trading, and orders sent before it became known since';
+      told(strategyIds, n - before, why, 'all');
+      before = n;
+      options.trips.swept(trip, n);
+    });
+    haltSweeps.push(stop);
   };
   const armed =
     config.risk.killSwitch.dailyLossLimit !== undefined || config.risk.killSwitch.maxDrawdown !== undefined;
@@ -84,8 +109,7 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     countTrip: (state) => options.metrics.killSwitchTrips.inc({ state }),
     ...(config.risk.killSwitch.cancelOrdersOnHalt
       ? {
-          onHalted: (trip: TradingStatus) =>
-            options.trips.swept(trip, pull(strategyIds, 'keel-halt-', 'kill switch HALTED trading')),
+          onHalted: halt,
           onReducing: (trip: TradingStatus) =>
             options.trips.swept(
               trip,
@@ -128,6 +152,7 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     },
     stop: () => {
       if (timer !== undefined) clearInterval(timer);
+      for (const stopSweep of haltSweeps) stopSweep();
       watch.save();
       const unsaved = watch.unsaved();
       return [...unswept, ...(unsaved === undefined ? [] : [unsaved])];

@@ -17,6 +17,7 @@ export { MARKET_OBSERVATION_MS } from './equity-observations.ts';
 export type { FillGivenUp } from './fill-given-up.ts';
 export { fillOnOrderLeg, orderLegOf } from './fill-leg.ts';
 export { FILL_AWAITING_ORDER_MS } from './fills-awaiting-order.ts';
+export { sweepWhileHalted } from './halt-sweep.ts';
 export type { InFlightAlgoOrder, InFlightAlgoRef } from './in-flight-algo-orders.ts';
 export type { CloseOrdering, UnattributedCloseOrder } from './in-flight-closes.ts';
 export type { Bands, WarmIndicator } from './indicators.ts';

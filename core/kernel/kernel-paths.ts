@@ -1,4 +1,10 @@
-import type { CommandRejectedEvent, KeelEvent, UserEvent } from '../model/index.ts';
+import type {
+  AlgoOrderUpdateEvent,
+  CommandRejectedEvent,
+  KeelEvent,
+  OrderUpdateEvent,
+  UserEvent,
+} from '../model/index.ts';
 import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
 import { EquityObservations } from './equity-observations.ts';
 import type { FillGivenUp } from './fill-given-up.ts';
@@ -42,6 +48,8 @@ export interface KernelPathHost {
   readonly fillGivenUp: (report: FillGivenUp) => void;
   /** Asks for one of the kernel's own timers at `at` (the run's time, epoch ms). */
   readonly wakeAt: (at: number) => void;
+  /** Told of every order update and algo order report folded, before any strategy hears of it. */
+  readonly orderFolded: (event: OrderUpdateEvent | AlgoOrderUpdateEvent) => void;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
@@ -113,6 +121,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
         algoChildGivenUp: host.algoChildGivenUp,
         fillGivenUp: host.fillGivenUp,
         wakeAt: host.wakeAt,
+        orderFolded: host.orderFolded,
       },
     ),
     emulator,

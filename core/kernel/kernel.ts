@@ -1,11 +1,13 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
 import type {
+  AlgoOrderUpdateEvent,
   BarInterval,
   CancelAlgoOrderIntent,
   CancelOrdersIntent,
   Intent,
   KeelEvent,
+  OrderUpdateEvent,
   StrategyIntent,
   UserEvent,
 } from '../model/index.ts';
@@ -94,6 +96,12 @@ export class Kernel {
    * `FILL_AWAITING_ORDER_MS`): no strategy was told of them.
    */
   readonly fillsGivenUp: Observable<FillGivenUp>;
+  /**
+   * Every order update and algo order report the run folds while the strategies run, once in the
+   * state and before any strategy hears of it (a stale or repeated one, which changes nothing, is
+   * not told): what keeps a kill switch's sweep going on orders that become known after it.
+   */
+  readonly ordersFolded: Observable<OrderUpdateEvent | AlgoOrderUpdateEvent>;
   /** See {@link KernelOptions.barsWholeFrom}. */
   private readonly barsWholeFrom: number | undefined;
   /**
@@ -127,6 +135,7 @@ export class Kernel {
   private readonly foldedAfterStop$ = new Subject<UserEvent>();
   private readonly algoChildGivenUp$ = new Subject<AlgoChildGivenUp>();
   private readonly fillGivenUp$ = new Subject<FillGivenUp>();
+  private readonly orderFolded$ = new Subject<OrderUpdateEvent | AlgoOrderUpdateEvent>();
   /** The sweeps' cancels the venue refused, sent again after a backoff. */
   private readonly sweepRetries: SweepRetries;
   /** The warm-up, if any (see {@link KernelWarmUp}). */
@@ -171,6 +180,7 @@ export class Kernel {
     this.foldedAfterStop = this.foldedAfterStop$.asObservable();
     this.algoChildrenGivenUp = this.algoChildGivenUp$.asObservable();
     this.fillsGivenUp = this.fillGivenUp$.asObservable();
+    this.ordersFolded = this.orderFolded$.asObservable();
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     const runners = createRunners(options.strategies, options.runId ?? '', this);
@@ -194,6 +204,9 @@ export class Kernel {
       venueSaid: (event) => this.sweepRetries.venueSaid(event),
       algoChildGivenUp: (report) => this.algoChildGivenUp$.next(report),
       fillGivenUp: (report) => this.fillGivenUp$.next(report),
+      orderFolded: (event) => {
+        if (this.orderFolded$.observed) this.orderFolded$.next(event);
+      },
       wakeAt: (at) => this.timers.set(KERNEL_TIMER_OWNER, at, 0, 'early orders and fills given up'),
     });
     this.emulator = paths.emulator;

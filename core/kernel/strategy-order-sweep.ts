@@ -30,6 +30,8 @@ export type SweepScope = 'all' | 'riskAdding' | 'unprotective';
  * @param strategyIds - whose orders to cancel
  * @param refTag - the start of the commands' references, e.g. `keel-halt-3` (unique per sweep)
  * @param scope - every order (default), or only those of a {@link SweepScope}
+ * @param swept - the references of the orders and algo orders earlier sweeps of the same trip
+ *   asked to cancel, which this one skips; those it asks to cancel are added (omitted: none)
  * @returns how many orders and algo orders were asked to be cancelled
  */
 export function cancelStrategyOrders(
@@ -37,11 +39,13 @@ export function cancelStrategyOrders(
   strategyIds: readonly string[],
   refTag: string,
   scope: SweepScope = 'all',
+  swept?: Set<string>,
 ): number {
   const sends: {
     readonly owner: string;
     readonly intent: CancelOrdersIntent | CancelAlgoOrderIntent;
-    readonly count: number;
+    /** The orders or algo order it cancels. */
+    readonly refs: readonly string[];
   }[] = [];
   const cancelOrders: { readonly owner: string; readonly sym: string; readonly targets: string[] }[] = [];
   let algoCancels = 0;
@@ -50,6 +54,7 @@ export function cancelStrategyOrders(
     const bySym = new Map<string, string[]>();
     for (const order of kernel.state.openOrders(id)) {
       if (order.orderState === 'PENDING_CANCEL' && kernel.keelCancelInFlight(order.clientOrderId)) continue;
+      if (swept?.has(order.clientOrderId)) continue;
       if (judge !== undefined && !judge.order(order)) continue;
       let targets = bySym.get(order.sym);
       if (targets === undefined) {
@@ -67,13 +72,13 @@ export function cancelStrategyOrders(
         .filter((a) => judge === undefined || judge.algoOrder(a))
         .map((a) => ({ ref: a.clientAlgoOrderId, sym: a.sym })),
       ...kernel.algoOrdersInFlight(id).filter((a) => judge === undefined || judge.algoOrder(a.intent)),
-    ];
+    ].filter((a) => !swept?.has(a.ref));
     for (const algo of algos) {
       const ref = `${refTag}-a${++algoCancels}`;
       sends.push({
         owner: id,
         intent: { kind: 'cancelAlgoOrder', ref, target: algo.ref, sym: algo.sym },
-        count: 1,
+        refs: [algo.ref],
       });
     }
   }
@@ -82,10 +87,14 @@ export function cancelStrategyOrders(
     sends.push({
       owner,
       intent: { kind: 'cancelOrders', ref: `${refTag}-${++n}`, sym, targets },
-      count: targets.length,
+      refs: targets,
     });
   let cancelled = 0;
-  for (const { owner, intent, count } of sends) if (kernel.sendKeelCancel(owner, intent)) cancelled += count;
+  for (const { owner, intent, refs } of sends) {
+    if (!kernel.sendKeelCancel(owner, intent)) continue;
+    cancelled += refs.length;
+    for (const ref of refs) swept?.add(ref);
+  }
   return cancelled;
 }
 

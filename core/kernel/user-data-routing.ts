@@ -1,5 +1,6 @@
 import type {
   AlgoOrder,
+  AlgoOrderUpdateEvent,
   CommandRejectedEvent,
   Execution,
   ExecutionEvent,
@@ -53,6 +54,12 @@ export interface UserDataRoutingHooks {
   readonly venueSaid?: (event: UserEvent) => void;
   /** Asks to be woken ({@link UserDataRouting.wake}) at `at`, the run's time, epoch ms. */
   readonly wakeAt?: (at: number) => void;
+  /**
+   * Told of every order update and algo order report that changed the state, once folded and
+   * before any strategy hears of it, so a kill switch's sweep cancels an order that becomes known
+   * after it (a take-profit the venue attached when an entry filled).
+   */
+  readonly orderFolded?: (event: OrderUpdateEvent | AlgoOrderUpdateEvent) => void;
 }
 
 /**
@@ -122,6 +129,7 @@ export class UserDataRouting {
     const event = this.foldCloseStamped(userEvent);
     this.wakeToGiveUp();
     if (event === undefined) return;
+    if (event.kind === 'order' || event.kind === 'algoOrder') this.hooks.orderFolded?.(event);
     switch (event.kind) {
       case 'order':
       case 'execution':

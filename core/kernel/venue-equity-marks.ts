@@ -190,9 +190,9 @@ export class VenueEquityMarks {
    */
   marked(reported: Dec, source: MarkSource): Dec {
     let equity = reported.sub(this.#includedOf(source));
-    for (const position of source.positions.values()) {
+    for (const [key, position] of source.positions) {
       if (!position.positionQty.isZero())
-        equity = equity.add(this.#unrealizedAt(source, position, source.venueMarkPrice(position.sym)));
+        equity = equity.add(this.#unrealizedAt(source, position, this.#priceNow(key, position, source)));
     }
     return equity;
   }
@@ -213,11 +213,34 @@ export class VenueEquityMarks {
     const sum = this.#sum;
     sum.value = this.#reportedN - this.#includedN;
     sum.size = Math.abs(this.#reportedN) + this.#includedSize;
-    for (const position of source.positions.values()) {
+    for (const [key, position] of source.positions) {
       if (position.positionQty.isZero()) continue;
-      this.#addUnrealizedN(sum, source, position, source.venueMarkPrice(position.sym));
+      this.#addUnrealizedN(sum, source, position, this.#priceNow(key, position, source));
     }
     return { value: sum.value, error: sum.size * ESTIMATE_ROUNDING };
+  }
+
+  /**
+   * The price an open leg is valued at now: the sym's latest price when it is stamped after the
+   * venue's own valuation of the leg, else that valuation (undefined: the position report's own
+   * mark). The venue's valuation is the price the latest equity report holds the leg at, or, for a
+   * position report stamped after that report, its own mark at its `updateAt`. A price older than
+   * the venue's word never replaces it: a fill's reports value the leg at the fill's price, newer
+   * than the bar close before it (the kernel has not seen the bar the fill traded in yet), and
+   * re-marking them to that close would show a loss or gain that never was.
+   * @param key - the leg's `sym|positionSide`
+   * @param position - the leg's latest position report
+   * @param source - the kernel state
+   */
+  #priceNow(key: string, position: Position, source: MarkSource): number | undefined {
+    const price = source.venueMarkPrice(position.sym);
+    if (price === undefined) return undefined;
+    const held = this.#held.get(key);
+    const leg = held?.position === position ? held : undefined;
+    const valuedAt = leg === undefined ? position.updateAt : heldTime(leg);
+    const time = source.venueMarkTime(position.sym);
+    if (time === undefined || time > valuedAt) return price;
+    return leg?.price;
   }
 
   /** The unrealized PnL the latest report included, computed once per report or price it is held at. */

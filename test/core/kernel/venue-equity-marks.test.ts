@@ -280,6 +280,21 @@ describe('venue equity marks: an account report sent alone, before or after the 
     expect(kernel.state.equity().toFixed()).toBe('570');
   });
 
+  it('values a leg at its fill’s reports rather than at an older price (the fill traded later)', () => {
+    const { kernel } = aKernelRig([]);
+    for (const event of [...opened(), aMark(60, 3100)]) kernel.push(event);
+    // BUY 4 @ 3130 at 90, above the mark 3100 of 60, the latest Keel has: realized 4 x -130 = -520,
+    // cash 1080, short 6 at the fill's price: equity 1080 - 6 x 130 = 300, as the venue reports.
+    kernel.push(aLeg(90, -6, 3130));
+    kernel.push(anAccountUpdate(90, '300'));
+    // Re-marked to 3100, an older price than the fill's, it would read 480: a gain that never was.
+    expect(kernel.state.equity().toFixed()).toBe('300');
+    expect(kernel.state.equityEstimate()?.value).toBeCloseTo(300, 9);
+    // A newer price moves it: 1080 - 6 x 200.
+    kernel.push(aMark(120, 3200));
+    expect(kernel.state.equity().toFixed()).toBe('-120');
+  });
+
   it('property: once the marks up to the latest report arrived, equity is the venue’s, whatever the order', () => {
     // Each instant k the venue marks m_k; at some instants it also reports the account (its cash,
     // changed by a charge, plus q (m_k - 3000)), sometimes with the position, before or after the
