@@ -36,6 +36,7 @@ import {
   endOfRunOwner,
   runEndOf,
 } from './end-of-run-close.ts';
+import { EndOfRunCloseOutcomes } from './end-of-run-close-outcomes.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { claimGate } from './gate-claim.ts';
@@ -306,6 +307,7 @@ async function runInto(
   kernel.stop();
   settling = true;
   let unsent: string[] = [];
+  const closeOutcomes = new EndOfRunCloseOutcomes();
   let unbilled: string | undefined;
   if (last !== undefined) {
     // The run ends at its last event: commands on their way still arrive and are answered, but no
@@ -316,9 +318,13 @@ async function runInto(
     deliverInFlight(sim, end + END_SETTLE_MS, end);
     unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
     if (options.closeAtEnd ?? true) {
-      await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars, (denial) =>
-        records.denials.append(denial),
-      );
+      await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars, {
+        denied: (denial) => {
+          records.denials.append(denial);
+          closeOutcomes.denied(denial);
+        },
+        sent: (sym) => closeOutcomes.sent(sym),
+      });
     } else {
       sim.advanceTo(end + END_SETTLE_MS, end);
     }
@@ -341,6 +347,7 @@ async function runInto(
     settleAsset,
     coins.values,
     warmedUp,
+    closeOutcomes.refusals(),
   );
   const shortWarmUp = warmedUp === undefined ? undefined : warmUpShortfall(warmedUp, options.warmUp?.alignMs);
   const rejections = recorder.rejectionWarning(result.orders.length);
@@ -372,7 +379,7 @@ async function runInto(
     ...unsent,
     ...trips.warnings(),
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
-    ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
+    ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades, closeOutcomes.refusals()) : []),
     ...(unbilled === undefined ? [] : [unbilled]),
     ...unfundedHoldWarnings(
       instruments,
