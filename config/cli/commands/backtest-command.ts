@@ -14,8 +14,9 @@ import {
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
+import { configRecordingProblems } from '../../compose/config-recording-problems.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
-import { csvRecordingProblem, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { csvRecordingProblem } from '../../compose/recording-problems.ts';
 import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { abortOnSignal } from '../../compose/signal-abort.ts';
@@ -94,7 +95,7 @@ async function backtestAndSummarize(
   const overridden = options.recordings !== undefined && options.recordings.length > 0;
   const missing = overridden
     ? recordingOptionProblems(options.recordings ?? [], loaded.dir)
-    : missingRecordingProblems(loaded).map(formatConfigProblem);
+    : (await configRecordingProblems(loaded)).map(formatConfigProblem);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;

@@ -4,7 +4,7 @@ import { extname, resolve } from 'node:path';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField, writeTextFile } from '../../../backtest/report/index.ts';
 import { backtestSources } from '../../compose/backtest-run.ts';
-import { missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { configRecordingProblems } from '../../compose/config-recording-problems.ts';
 import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
@@ -184,7 +184,7 @@ export async function sweepCommand(
   const recordings = options.recordings?.length === 0 ? undefined : options.recordings;
   const missing =
     recordings === undefined
-      ? missingRecordingProblems(loaded).map(formatConfigProblem)
+      ? (await configRecordingProblems(loaded)).map(formatConfigProblem)
       : recordingOptionProblems(recordings, loaded.dir);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);
