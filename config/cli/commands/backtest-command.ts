@@ -12,7 +12,7 @@ import {
   tookOverWarning,
   warningsAndNotes,
 } from '../../../backtest/report/index.ts';
-import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
+import { EmptyReplayWindowError, WarmUpTookEverythingError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { configRecordingProblems } from '../../compose/config-recording-problems.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
@@ -21,6 +21,7 @@ import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { abortOnSignal } from '../../compose/signal-abort.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
+import { warmUpTookEverythingProblem } from '../../compose/warm-up-problem.ts';
 import { formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import { accountCurrencyOf } from '../../schema/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
@@ -119,6 +120,10 @@ async function backtestAndSummarize(
     if (signal.aborted) throw signal.reason;
     if (error instanceof EmptyReplayWindowError) {
       io.stderr.write(`${formatConfigProblem(replayWindowProblem(loaded, error))}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+    if (error instanceof WarmUpTookEverythingError) {
+      io.stderr.write(`${formatConfigProblem(warmUpTookEverythingProblem(loaded, error))}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     const csvProblem = csvRecordingProblem(loaded, error);
