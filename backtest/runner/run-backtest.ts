@@ -45,6 +45,7 @@ import { KillSwitchTrips } from './kill-switch-trips.ts';
 import { lateBarInputWarnings } from './late-bar-input-warnings.ts';
 import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
+import { outsideWindowText } from './outside-window-spans.ts';
 import { perpFeedsOf } from './perp-assumptions.ts';
 import { replaySourceName } from './replay-source.ts';
 import { openReplaySources } from './replay-sources.ts';
@@ -123,6 +124,7 @@ async function runInto(
     ends,
     damagedCaches,
     csvWarnings,
+    outside,
     close,
   } = await openReplaySources(options);
   teardown.add(close);
@@ -363,6 +365,8 @@ async function runInto(
       kernel,
       options.strategies,
       instruments.map((spec) => spec.sym),
+      undefined,
+      outsideWindowText(outside, options.window),
     ),
     ...lateBarInputWarnings(kernel),
     ...unattributedCloseWarnings(kernel),
