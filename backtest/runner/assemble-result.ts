@@ -105,6 +105,7 @@ function defaultStepNote(spanMs: number | undefined): string {
  * @param settleAsset - the account currency
  * @param startingCoins - coins held from the start besides the cash, with the price valuing them
  * @param warmUp - what the strategies warmed up on, when the run had a warm-up
+ * @param closeRefusals - the denial of each sym whose end-of-run closing command was denied
  * @returns the result
  */
 export function assembleResult(
@@ -119,6 +120,7 @@ export function assembleResult(
   settleAsset: string,
   startingCoins: readonly StartingCoinValue[] = [],
   warmUp?: BacktestWarmUp,
+  closeRefusals: ReadonlyMap<string, DenialRecord> = new Map(),
 ): BacktestResult {
   const instrumentSyms = instruments.map((s) => s.sym);
   const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
@@ -173,7 +175,7 @@ export function assembleResult(
     closeAtEnd
       ? "Strategies see every event; positions still open after the last one are then closed by market orders at each instrument's last known price (on bars the last close, as backtesting.py does; on quotes and trades the last quote or trade), paying the usual fees."
       : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
-    ...(closeAtEnd ? unclosedNotes(open) : []),
+    ...(closeAtEnd ? unclosedNotes(open, closeRefusals) : []),
     "The simulated venue matches each market event at its receive time; strategies see it after the latency model's market-data delay, their orders reach the venue after its order-entry delay, and its User Data reaches them after its User Data delay (see the latency line).",
     `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? defaultStepNote(spanMs) : ''} and at the end; ` +
       `the curve keeps, per ${formatInterval(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +

@@ -1,7 +1,11 @@
 import type { IntentGate, Kernel } from '../../core/kernel/index.ts';
 import type { BarEvent, Intent } from '../../core/model/index.ts';
-import { type DenialRecord, KEEL_OWNER } from '../report/index.ts';
+import { KEEL_OWNER } from '../report/index.ts';
 import type { CashFlow, SimVenue } from '../sim/index.ts';
+import type { EndOfRunCloseListener } from './end-of-run-close-outcomes.ts';
+
+/** Told nothing: for a caller that keeps no record of the close. */
+const IGNORED: EndOfRunCloseListener = { denied: () => {}, sent: () => {} };
 
 /** The references of the end-of-run close's commands, and of the orders the venue names after them. */
 const END_OF_RUN_REF = /^bt-end\d+-/;
@@ -42,7 +46,8 @@ export function endOfRunOwner(ref: string): string | undefined {
  * @param sim - the simulated venue
  * @param gate - the run's risk gate
  * @param round - which closing round this is, to keep the references apart
- * @param onDenied - told of each command the gate denied (as Keel's own, `keel`)
+ * @param listener - told of each command the gate denied (as Keel's own, `keel`) and of each
+ *   position's closing order sent
  * @returns the syms of the positions it sent a close for (none when it only cancelled orders);
  *   undefined when it sent nothing
  */
@@ -51,7 +56,7 @@ export async function closeEverything(
   sim: SimVenue,
   gate: IntentGate,
   round: number,
-  onDenied: (denial: DenialRecord) => void = () => {},
+  listener: EndOfRunCloseListener = IGNORED,
 ): Promise<ReadonlySet<string> | undefined> {
   const snapshot = await sim.snapshot();
   const intents: Intent[] = [];
@@ -73,9 +78,11 @@ export async function closeEverything(
   });
   for (const intent of intents) {
     const decision = gate.evaluate({ strategyId: 'backtest', intent }, kernel.state);
-    if (decision.kind === 'approved') sim.submitEndOfRunClose(decision.command);
-    else
-      onDenied({
+    if (decision.kind === 'approved') {
+      sim.submitEndOfRunClose(decision.command);
+      if (intent.kind === 'closePosition') listener.sent(intent.sym);
+    } else
+      listener.denied({
         ts: sim.now(),
         strategyId: KEEL_OWNER,
         intentKind: intent.kind,
@@ -149,7 +156,7 @@ export function deliverInFlight(sim: SimVenue, until: number, end: number): numb
  * @param gate - the run's risk gate
  * @param end - receive time of the last event
  * @param lastBars - each sym's last bar, for the closing bar on the bar fill model
- * @param onDenied - told of each closing command the gate denied
+ * @param listener - told of each closing command the gate denied and of each closing order sent
  */
 export async function closeAfterLastEvent(
   kernel: Kernel,
@@ -157,13 +164,13 @@ export async function closeAfterLastEvent(
   gate: IntentGate,
   end: number,
   lastBars: ReadonlyMap<string, BarEvent>,
-  onDenied: (denial: DenialRecord) => void = () => {},
+  listener: EndOfRunCloseListener = IGNORED,
 ): Promise<void> {
   let openBefore = Number.POSITIVE_INFINITY;
   for (let round = 0; ; round++) {
     // The closing bar opens when the closes are sent, so they arrive in time for its open.
     const sentAt = Math.max(end + round * END_SETTLE_MS, sim.now());
-    const closed = await closeEverything(kernel, sim, gate, round, onDenied);
+    const closed = await closeEverything(kernel, sim, gate, round, listener);
     if (closed === undefined && round > 0) return;
     const settled = end + (round + 1) * END_SETTLE_MS;
     if (sim.fillModelName === 'bar') {

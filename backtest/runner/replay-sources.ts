@@ -14,6 +14,7 @@ import { type CsvReplay, csvReplay } from './csv-replay.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { marketEventIdentity } from './market-event-identity.ts';
+import { OutsideWindowSpans } from './outside-window-spans.ts';
 import { RecordingEndTimes } from './recording-end-times.ts';
 import { RecordingGaps } from './recording-gaps.ts';
 import { RecordingOverlaps } from './recording-overlaps.ts';
@@ -53,6 +54,8 @@ export interface ReplaySources {
   readonly damagedCaches: readonly string[];
   /** What the OHLCV CSVs among the sources skipped or look wrong in, for the result's warnings. */
   readonly csvWarnings: readonly string[];
+  /** The span of each sym's events the window left out, whole once every recording was read to its end. */
+  readonly outside: OutsideWindowSpans;
   /** Closes the recordings (or caches) still open: a run that ends before reading them to the end calls it. */
   readonly close: () => Promise<void>;
 }
@@ -101,6 +104,7 @@ export async function openReplaySources(options: ReplaySourceOptions): Promise<R
   const cache = options.eventCache;
   const ends = new RecordingEndTimes(options.window?.to);
   const span: RecordedSpan = { first: undefined, last: undefined };
+  const outside = new OutsideWindowSpans();
   const overlaps = new RecordingOverlaps();
   const damagedCaches: string[] = [];
   const cacheDamaged = (message: string): void => {
@@ -136,6 +140,7 @@ export async function openReplaySources(options: ReplaySourceOptions): Promise<R
         ),
         windowWithWarmUp(options.window, options.warmUp),
         span,
+        outside,
       );
     }),
     batchSize,
@@ -155,5 +160,17 @@ export async function openReplaySources(options: ReplaySourceOptions): Promise<R
     await iterator.return?.();
   };
   const csvWarnings = csvs.flatMap((csv) => csv?.warnings ?? []);
-  return { headers, firstBatch, readAhead, damage, overlaps, gaps, ends, damagedCaches, csvWarnings, close };
+  return {
+    headers,
+    firstBatch,
+    readAhead,
+    damage,
+    overlaps,
+    gaps,
+    ends,
+    damagedCaches,
+    csvWarnings,
+    outside,
+    close,
+  };
 }

@@ -1,5 +1,6 @@
 import type { KeelEvent, MarketEvent } from '../../core/model/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import type { OutsideWindowSpans } from './outside-window-spans.ts';
 import type { RecordingEndTimes } from './recording-end-times.ts';
 import { replaySourceName } from './replay-source.ts';
 
@@ -47,12 +48,14 @@ function windowTimeOf(event: MarketEvent): number {
  * @param source - batches of market events in receive-time order
  * @param window - the replay window, if any
  * @param span - updated with the receive times of the first and last event read
+ * @param outside - told of the events the window leaves out
  * @returns the batches, cut to the window
  */
 export async function* within(
   source: AsyncIterable<readonly MarketEvent[]>,
   window: BacktestRunOptions['window'],
   span: RecordedSpan,
+  outside?: OutsideWindowSpans,
 ): AsyncGenerator<readonly MarketEvent[]> {
   if (window === undefined) {
     yield* source;
@@ -72,8 +75,20 @@ export async function* within(
     if (last !== undefined && (span.last === undefined || last.recvTs > span.last)) span.last = last.recvTs;
     // Read to the end even past the window: an event cache is only kept once its source was read whole.
     // A bar opens before it is received, so only a batch received wholly before `from` is skipped unread.
-    if (first === undefined || last === undefined || last.recvTs < from) continue;
-    const kept = batch.every(inside) ? batch : batch.filter(inside);
+    if (first === undefined || last === undefined) continue;
+    if (last.recvTs < from) {
+      outside?.note(batch, windowTimeOf);
+      continue;
+    }
+    if (batch.every(inside)) {
+      yield batch;
+      continue;
+    }
+    outside?.note(
+      batch.filter((e) => !inside(e)),
+      windowTimeOf,
+    );
+    const kept = batch.filter(inside);
     if (kept.length > 0) yield kept;
   }
 }

@@ -36,6 +36,7 @@ import {
   endOfRunOwner,
   runEndOf,
 } from './end-of-run-close.ts';
+import { EndOfRunCloseOutcomes } from './end-of-run-close-outcomes.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { claimGate } from './gate-claim.ts';
@@ -44,6 +45,7 @@ import { KillSwitchTrips } from './kill-switch-trips.ts';
 import { lateBarInputWarnings } from './late-bar-input-warnings.ts';
 import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
+import { outsideWindowText } from './outside-window-spans.ts';
 import { perpFeedsOf } from './perp-assumptions.ts';
 import { replaySourceName } from './replay-source.ts';
 import { openReplaySources } from './replay-sources.ts';
@@ -122,6 +124,7 @@ async function runInto(
     ends,
     damagedCaches,
     csvWarnings,
+    outside,
     close,
   } = await openReplaySources(options);
   teardown.add(close);
@@ -306,6 +309,7 @@ async function runInto(
   kernel.stop();
   settling = true;
   let unsent: string[] = [];
+  const closeOutcomes = new EndOfRunCloseOutcomes();
   let unbilled: string | undefined;
   if (last !== undefined) {
     // The run ends at its last event: commands on their way still arrive and are answered, but no
@@ -316,9 +320,13 @@ async function runInto(
     deliverInFlight(sim, end + END_SETTLE_MS, end);
     unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
     if (options.closeAtEnd ?? true) {
-      await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars, (denial) =>
-        records.denials.append(denial),
-      );
+      await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars, {
+        denied: (denial) => {
+          records.denials.append(denial);
+          closeOutcomes.denied(denial);
+        },
+        sent: (sym) => closeOutcomes.sent(sym),
+      });
     } else {
       sim.advanceTo(end + END_SETTLE_MS, end);
     }
@@ -341,6 +349,7 @@ async function runInto(
     settleAsset,
     coins.values,
     warmedUp,
+    closeOutcomes.refusals(),
   );
   const shortWarmUp = warmedUp === undefined ? undefined : warmUpShortfall(warmedUp, options.warmUp?.alignMs);
   const rejections = recorder.rejectionWarning(result.orders.length);
@@ -356,6 +365,8 @@ async function runInto(
       kernel,
       options.strategies,
       instruments.map((spec) => spec.sym),
+      undefined,
+      outsideWindowText(outside, options.window),
     ),
     ...lateBarInputWarnings(kernel),
     ...unattributedCloseWarnings(kernel),
@@ -372,7 +383,7 @@ async function runInto(
     ...unsent,
     ...trips.warnings(),
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
-    ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
+    ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades, closeOutcomes.refusals()) : []),
     ...(unbilled === undefined ? [] : [unbilled]),
     ...unfundedHoldWarnings(
       instruments,

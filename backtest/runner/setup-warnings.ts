@@ -71,15 +71,21 @@ function unlistedWatchWarning(
   return `strategy ${strategyId} watched ${sym} ${interval} bars, but ${sym} is not one of the run's instruments (${listed}): strategies receive market data of the run's instruments only; list it under instruments`;
 }
 
+/** `held no data for that sym`, or what the source held of it outside the replay window. */
+function noDataOf(sym: string, heldOutside: (sym: string) => string | undefined): string {
+  return heldOutside(sym) ?? 'held no data for that sym';
+}
+
 function watchWarning(
   kernel: Kernel,
   strategyId: string,
   sym: string,
   interval: BarInterval,
   source: string,
+  heldOutside: (sym: string) => string | undefined,
 ): string {
   const head = `strategy ${strategyId} watched ${sym} ${interval} bars, but`;
-  if (!hasData(kernel, sym)) return `${head} ${source} held no data for that sym`;
+  if (!hasData(kernel, sym)) return `${head} ${source} ${noDataOf(sym, heldOutside)}`;
   const intervals = barIntervalsOf(kernel, sym);
   const wanted = BAR_INTERVAL_MS[interval];
   const finer = intervals.find((i) => BAR_INTERVAL_MS[i] < wanted && wanted % BAR_INTERVAL_MS[i] === 0);
@@ -104,6 +110,8 @@ function watchWarning(
  * @param syms - the run's instruments
  * @param source - what the market data came from, as the sentences name it (`the feed` for a
  *   paper or live session)
+ * @param heldOutside - what the source held of a sym outside the replay window (see
+ *   `outsideWindowText`), said instead of "held no data" when it held some there
  * @returns one sentence per mistake, in strategy order
  */
 export function setupWarnings(
@@ -111,6 +119,7 @@ export function setupWarnings(
   strategies: readonly StrategySlot[],
   syms: readonly string[],
   source = 'the recordings',
+  heldOutside: (sym: string) => string | undefined = () => undefined,
 ): string[] {
   const watched = kernel.watchedBars();
   const delivered = kernel.state.bars;
@@ -126,13 +135,13 @@ export function setupWarnings(
         continue;
       }
       if (delivered.has(`${w.sym}|${w.interval}`)) continue;
-      warnings.push(watchWarning(kernel, slot.id, w.sym, w.interval, source));
+      warnings.push(watchWarning(kernel, slot.id, w.sym, w.interval, source, heldOutside));
       warnedSyms.add(w.sym);
     }
     for (const value of named) {
       if (!syms.includes(value) || warnedSyms.has(value) || hasData(kernel, value)) continue;
       warnings.push(
-        `strategy ${slot.id} names ${value} in its params, but ${source} held no data for that sym`,
+        `strategy ${slot.id} names ${value} in its params, but ${source} ${noDataOf(value, heldOutside)}`,
       );
     }
     warnings.push(...unlistedSymWarnings([slot], syms));

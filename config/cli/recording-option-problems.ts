@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { csvRecordingHint } from '../compose/csv-recording-hint.ts';
 import { missingRecordingOptions } from '../compose/recording-problems.ts';
 
 /**
@@ -18,7 +19,7 @@ export function recordingOptionProblems(recordings: readonly string[], configDir
     .filter((path) => /\.csv$/i.test(path) && existsSync(resolve(path)))
     .map(
       (path) =>
-        `✖ --recording ${path}: an OHLCV CSV, not a recording; ${configDir === undefined ? '' : `name it in backtest.recordings as { csv: ${fromConfigDir(path, configDir)}, sym: <SYM> } (with interval, zone... as keel import-csv takes them), or `}make it a recording with keel import-csv ${path} --sym <SYM> --out <recording>.jsonl.gz`,
+        `✖ --recording ${path}: ${csvRecordingHint(path, configDir === undefined ? undefined : fromConfigDir(path, configDir))}`,
     );
   return [...missingRecordingOptions(recordings), ...csv];
 }

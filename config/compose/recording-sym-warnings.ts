@@ -7,9 +7,9 @@ import { replayedRecordings } from './recording-problems.ts';
  * Instruments of a config that no recording it replays covers, read from the recordings' header
  * lines (their `symbols`; an OHLCV CSV's `sym`) without reading the data: a strategy trading such an instrument gets
  * none of its market data, which a run says only once it has replayed everything. A recording
- * whose header cannot be read is warned of too (the run itself refuses it).
+ * whose header cannot be read leaves nothing to warn of: `unreadableRecordingProblems` refuses it.
  * @param loaded - a validated config whose recordings exist
- * @returns one sentence per uncovered instrument or unreadable recording; empty for live runs,
+ * @returns one sentence per uncovered instrument; empty for live runs, an unreadable recording,
  *   a SYNTHETIC paper source, and recordings that cover every instrument
  */
 export async function recordingSymWarnings(loaded: LoadedConfig): Promise<string[]> {
@@ -24,11 +24,10 @@ export async function recordingSymWarnings(loaded: LoadedConfig): Promise<string
     }
     try {
       for (const sym of (await readSessionHeader(resolve(loaded.dir, path))).symbols) covered.add(sym);
-    } catch (error) {
-      warnings.push(`cannot read the header of the recording ${path}: ${(error as Error).message}`);
+    } catch {
+      return [];
     }
   }
-  if (warnings.length > 0) return warnings;
   const held = covered.size === 0 ? 'none' : [...covered].sort().join(', ');
   for (const { sym } of loaded.config.instruments) {
     if (covered.has(sym)) continue;

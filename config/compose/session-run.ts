@@ -5,13 +5,13 @@ import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Execution } from '../../core/model/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf, venueUrlLabel } from '../schema/index.ts';
+import { configRecordingProblems } from './config-recording-problems.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { liveSessionScheduler } from './live-session-clock.ts';
 import { liveVenueStart } from './live-venue-start.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
-import { missingRecordingProblems } from './recording-problems.ts';
 import { runLogger } from './run-logger.ts';
 import { type RunMetrics, servedRunMetrics } from './run-metrics.ts';
 import { reportPathsOf } from './run-outputs.ts';
@@ -60,7 +60,7 @@ export async function runConfiguredSession(
   if (!slots.ok) {
     return { ok: false, problems: slots.problems.map(formatConfigProblem) };
   }
-  const missing = missingRecordingProblems(loaded);
+  const missing = await configRecordingProblems(loaded);
   if (missing.length > 0) return { ok: false, problems: missing.map(formatConfigProblem) };
   const collision = outputCollision(runOutputFiles(loaded), runInputFiles(loaded));
   if (collision !== undefined) return { ok: false, problems: [collision] };

@@ -12,14 +12,16 @@ import {
   tookOverWarning,
   warningsAndNotes,
 } from '../../../backtest/report/index.ts';
-import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
+import { EmptyReplayWindowError, WarmUpTookEverythingError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
+import { configRecordingProblems } from '../../compose/config-recording-problems.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
-import { csvRecordingProblem, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { csvRecordingProblem } from '../../compose/recording-problems.ts';
 import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { abortOnSignal } from '../../compose/signal-abort.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
+import { warmUpTookEverythingProblem } from '../../compose/warm-up-problem.ts';
 import { formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import { accountCurrencyOf } from '../../schema/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
@@ -94,7 +96,7 @@ async function backtestAndSummarize(
   const overridden = options.recordings !== undefined && options.recordings.length > 0;
   const missing = overridden
     ? recordingOptionProblems(options.recordings ?? [], loaded.dir)
-    : missingRecordingProblems(loaded).map(formatConfigProblem);
+    : (await configRecordingProblems(loaded)).map(formatConfigProblem);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
@@ -118,6 +120,10 @@ async function backtestAndSummarize(
     if (signal.aborted) throw signal.reason;
     if (error instanceof EmptyReplayWindowError) {
       io.stderr.write(`${formatConfigProblem(replayWindowProblem(loaded, error))}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+    if (error instanceof WarmUpTookEverythingError) {
+      io.stderr.write(`${formatConfigProblem(warmUpTookEverythingProblem(loaded, error))}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     const csvProblem = csvRecordingProblem(loaded, error);

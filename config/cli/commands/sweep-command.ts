@@ -4,7 +4,7 @@ import { extname, resolve } from 'node:path';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField, writeTextFile } from '../../../backtest/report/index.ts';
 import { backtestSources } from '../../compose/backtest-run.ts';
-import { missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { configRecordingProblems } from '../../compose/config-recording-problems.ts';
 import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
 import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
@@ -23,6 +23,7 @@ import { outFileProblem } from '../out-file.ts';
 import { recordingOptionProblems } from '../recording-option-problems.ts';
 import { sweepProgress } from '../sweep-progress.ts';
 import { axisValue, sweepTable } from '../sweep-table.ts';
+import { groupSweepTexts } from './sweep-warning-groups.ts';
 
 /** Options of `keel sweep`. */
 export interface SweepOptions {
@@ -136,7 +137,8 @@ function whyNa(rows: readonly SweepRow[], metric: string): string {
 
 /**
  * Under the table: each row whose intents were denied (the first few), each setup warning (⚠) and
- * each note on normal venue behaviour (no ⚠, as the report files it), once with its row count.
+ * each note on normal venue behaviour (no ⚠, as the report files it), once with its row count:
+ * copies that differ only in their numbers, dates and times are one, their ranges shown.
  */
 function notes(rows: readonly SweepRow[], paths: readonly string[]): string[] {
   const denied = rows.filter((row) => row.denial !== undefined);
@@ -146,9 +148,8 @@ function notes(rows: readonly SweepRow[], paths: readonly string[]): string[] {
   if (denied.length > DENIALS_NAMED)
     lines.push(`⚠ and ${denied.length - DENIALS_NAMED} more rows with denied intents (the denied column)`);
   const counted = (texts: (row: SweepRow) => readonly string[], mark: string): void => {
-    const seen = new Map<string, number>();
-    for (const row of rows) for (const text of new Set(texts(row))) seen.set(text, (seen.get(text) ?? 0) + 1);
-    for (const [text, count] of seen) lines.push(`${mark} in ${count} of ${rows.length} rows: ${text}`);
+    for (const group of groupSweepTexts(rows.map(texts)))
+      lines.push(`${mark} in ${group.rows} of ${rows.length} rows: ${group.text}`);
   };
   counted((row) => row.warnings, '⚠');
   counted((row) => row.notes, 'note:');
@@ -184,7 +185,7 @@ export async function sweepCommand(
   const recordings = options.recordings?.length === 0 ? undefined : options.recordings;
   const missing =
     recordings === undefined
-      ? missingRecordingProblems(loaded).map(formatConfigProblem)
+      ? (await configRecordingProblems(loaded)).map(formatConfigProblem)
       : recordingOptionProblems(recordings, loaded.dir);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);

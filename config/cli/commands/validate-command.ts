@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { unlistedSymWarnings } from '../../../backtest/runner/index.ts';
+import { configRecordingProblems } from '../../compose/config-recording-problems.ts';
 import { ignoredLeverageWarnings } from '../../compose/instrument-specs.ts';
-import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { recordingSymWarnings, warmUpHistorySymWarnings } from '../../compose/recording-sym-warnings.ts';
 import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
@@ -65,7 +65,7 @@ export async function validateCommand(
     }
     resolvedParams = params.params;
   }
-  const missing = missingRecordingProblems(loaded);
+  const missing = await configRecordingProblems(loaded);
   if (missing.length > 0) {
     for (const problem of missing) io.stderr.write(`${formatConfigProblem(problem)}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;

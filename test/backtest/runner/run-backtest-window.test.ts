@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type BacktestRunOptions,
   type ProgressReporter,
   runBacktest,
 } from '../../../backtest/runner/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
 import { barOpensSeenBy } from '../../kit/bar-opens-seen.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
@@ -61,5 +63,24 @@ describe('backtest runner: the replay window on bars', () => {
     expect(starts).toEqual([MIN]);
     expect(updates.at(-1)).toEqual([2, MIN]);
     expect(Math.max(...updates.map(([events]) => events))).toBe(2);
+  });
+
+  it('says a sym whose data lies wholly outside the window had data there, not none', async () => {
+    const ETH = 'BINANCE_PERP_ETH_USDT';
+    const eth = await flatBarsRecordingIn(aTempDir(), 3, T0 + 24 * 60 * MIN, ETH);
+    const idle = defineStrategy({ name: 'idle', params: z.object({ sym: z.string() }).strict() });
+    const result = await runBacktest({
+      ...barRunOptions(
+        bars,
+        [anInstrument(BTC), anInstrument(ETH)],
+        [{ id: 'e', strategy: idle, params: { sym: ETH } }],
+      ),
+      recordings: [bars, eth],
+      window: { to: T0 + 6 * MIN },
+    });
+    result.dispose?.();
+    expect(result.meta.warnings).toContain(
+      `strategy e names ${ETH} in its params, but the recordings held data for that sym only outside the window (to 2024-01-01T00:06:00.000Z): from 2024-01-02T00:00:00.000Z to 2024-01-02T00:02:00.000Z`,
+    );
   });
 });

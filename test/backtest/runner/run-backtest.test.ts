@@ -273,8 +273,12 @@ describe('backtest runner', () => {
     );
     expect(result.openTrades.map((trade) => trade.sym)).toEqual([BTC]);
     expect(result.meta.warnings).toContain(
-      `the end-of-run close left ${BTC} open (its order did not fill: see the assumptions); valued at the last price, left out of the trade statistics`,
+      `the end-of-run close left ${BTC} open: its closing order was never sent, denied by risk (tradingState): closePosition bt-end1-close-${BTC}-NONE refused: trading is HALTED (kill switch: drawdown 0.01 % from the high-water mark 10000 reached the limit 0.005 %); only cancels pass; valued at the last price, left out of the trade statistics`,
     );
+    expect(result.meta.warnings?.some((w) => w.includes('did not fill'))).toBe(false);
+    expect(result.meta.assumptions.filter((a) => a.includes('stayed open'))).toEqual([
+      `${BTC} stayed open at the end: its closing order was never sent, denied by risk (tradingState): closePosition bt-end1-close-${BTC}-NONE refused: trading is HALTED (kill switch: drawdown 0.01 % from the high-water mark 10000 reached the limit 0.005 %); only cancels pass; it is valued at its last price and left out of the trade statistics.`,
+    ]);
     expect(result.meta.warnings?.filter((w) => w.startsWith('the kill switch'))).toEqual([
       'the kill switch tripped to HALTED at 2024-01-01 00:03:00.000 UTC (drawdown 0.01 % from the high-water mark 10000 reached the limit 0.005 %); after it only cancels passed; its sweep cancelled 0 order(s) and algo order(s)',
     ]);

@@ -66,6 +66,8 @@ describe('keel and damaged recordings', () => {
     const config = await configOf(tempDir(), 'paper', (lines) => ['not a header', ...lines.slice(1)]);
     const run = await keelInProcess(['run', config]);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-    expect(run.stderr).toMatch(/paper\.source\.path: cannot read the recording .*bars\.jsonl:1: /);
+    expect(run.stderr).toMatch(
+      /names a recording whose header cannot be read: .*bars\.jsonl:1: .* → at paper\.source\.path \(.*:\d+:\d+\)/,
+    );
   }, 60_000);
 });

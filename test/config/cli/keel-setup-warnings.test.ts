@@ -41,6 +41,17 @@ describe('keel backtest: setups that can only end in zero trades', () => {
     );
   }, 60_000);
 
+  it('refuses a warm-up that takes every event, at the --set that gave it, exit 2', async () => {
+    const period = await backtest('warm-period', ['--set', 'warmUp.period=2d']);
+    expect(period.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(period.stderr).toMatch(
+      /^✖ warmUp\.period makes a warm-up that takes all \d+ events of the recordings \(it runs to .*\), leaving nothing to trade on: shorten it or replay more data → at warmUp\.period \(--set warmUp\.period=2d\)\n$/,
+    );
+    const bars = await backtest('warm-bars', ['--set', 'warmUp={ bars: 50, interval: 1h }']);
+    expect(bars.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(bars.stderr).toContain('✖ warmUp.bars makes a warm-up that takes all ');
+  }, 60_000);
+
   it('refuses a backtest.to before the recordings start, at its line, exit 2', async () => {
     const run = await backtest('early', ['--to', '2024-12-01T00:00:00Z']);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);

@@ -100,7 +100,7 @@ describe('keel validate: warnings of a valid config', () => {
     expect(backtest.stderr).toContain(`⚠ ${warning}\n`);
   });
 
-  it('warns of a recording whose header cannot be read', async () => {
+  it('refuses a recording whose header cannot be read, naming the --set that named it', async () => {
     const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '');
     const run = await keelInProcess([
@@ -111,8 +111,11 @@ describe('keel validate: warnings of a valid config', () => {
       '--set',
       'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
     ]);
-    expect(run.stdout).toContain('  ⚠ cannot read the header of the recording empty.jsonl: ');
-    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^✖ backtest\.recordings\[0\] names a recording whose header cannot be read: .*empty\.jsonl.* → at backtest\.recordings\[0\] \(--set backtest\.recordings\.0=empty\.jsonl\)\n$/,
+    );
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 });
 
