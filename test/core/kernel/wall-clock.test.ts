@@ -6,6 +6,37 @@ import type { MarketEvent } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
+/** What a heartbeat strategy saw of each firing of its `every(1000)` timer. */
+interface Beat {
+  readonly now: number;
+  readonly ts: number;
+  readonly missed: number;
+}
+
+/** A kernel on the wall scheduler whose one strategy beats every second, noting each beat. */
+function heartbeatKernel(): { readonly kernel: Kernel; readonly beats: Beat[] } {
+  const beats: Beat[] = [];
+  const strategy = defineStrategy({
+    name: 'heartbeat',
+    params: z.object({}),
+    onStart: (ctx) => {
+      ctx.every(1_000, 'beat');
+    },
+    onTimer: (ctx, timer) => {
+      beats.push({ now: ctx.now(), ts: timer.ts, missed: timer.missed });
+    },
+  });
+  const kernel = new Kernel({
+    instruments: [],
+    market: new Subject<MarketEvent>(),
+    execution: aRecordingPort(),
+    gate: new RiskGate(),
+    scheduler: wallScheduler(),
+    strategies: [{ id: 'hb', strategy }],
+  });
+  return { kernel, beats };
+}
+
 describe('wall scheduler (live and paper)', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -13,60 +44,24 @@ describe('wall scheduler (live and paper)', () => {
 
   it('wakes the kernel with a real timer for strategy timers, without any market event', () => {
     vi.useFakeTimers({ now: 1_000_000 });
-    const fired: number[] = [];
-    const strategy = defineStrategy({
-      name: 'heartbeat',
-      params: z.object({}),
-      onStart: (ctx) => {
-        ctx.every(1_000, 'beat');
-      },
-      onTimer: (ctx) => {
-        fired.push(ctx.now());
-      },
-    });
-    const kernel = new Kernel({
-      instruments: [],
-      market: new Subject<MarketEvent>(),
-      execution: aRecordingPort(),
-      gate: new RiskGate(),
-      scheduler: wallScheduler(),
-      strategies: [{ id: 'hb', strategy }],
-    });
+    const { kernel, beats } = heartbeatKernel();
     void kernel.start();
     vi.advanceTimersByTime(3_500);
-    expect(fired).toEqual([1_001_000, 1_002_000, 1_003_000]);
+    expect(beats.map((b) => b.now)).toEqual([1_001_000, 1_002_000, 1_003_000]);
     kernel.stop();
     vi.advanceTimersByTime(5_000);
-    expect(fired).toHaveLength(3);
+    expect(beats).toHaveLength(3);
   });
 
   it('fires a repeating timer once, for its latest period, after the process stalled past several periods', () => {
     vi.useFakeTimers({ now: 1_000_000 });
-    const fired: { now: number; ts: number; missed: number }[] = [];
-    const strategy = defineStrategy({
-      name: 'heartbeat',
-      params: z.object({}),
-      onStart: (ctx) => {
-        ctx.every(1_000, 'beat');
-      },
-      onTimer: (ctx, timer) => {
-        fired.push({ now: ctx.now(), ts: timer.ts, missed: timer.missed });
-      },
-    });
-    const kernel = new Kernel({
-      instruments: [],
-      market: new Subject<MarketEvent>(),
-      execution: aRecordingPort(),
-      gate: new RiskGate(),
-      scheduler: wallScheduler(),
-      strategies: [{ id: 'hb', strategy }],
-    });
+    const { kernel, beats } = heartbeatKernel();
     void kernel.start();
     vi.advanceTimersByTime(1_000);
     // The machine sleeps for 9.5 s: its clock moves on, the pending wake-up's 1 s comes after.
     vi.setSystemTime(Date.now() + 9_500);
     vi.advanceTimersByTime(1_500);
-    expect(fired).toEqual([
+    expect(beats).toEqual([
       { now: 1_001_000, ts: 1_001_000, missed: 0 },
       { now: 1_011_500, ts: 1_011_000, missed: 9 },
       { now: 1_012_000, ts: 1_012_000, missed: 0 },
