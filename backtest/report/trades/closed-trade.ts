@@ -65,7 +65,15 @@ export function closedTrade(t: ClosingTrade): RoundTripTrade {
 }
 
 /**
- * `cost / qty`, a trade's volume-weighted price, as the Decimal division gives it, but without
+ * Significant digits of a volume-weighted price that is not one of its fills' prices (Keel's
+ * choice): 15, what a double holds exactly, so `94961.4060836502` rather than the division's 40
+ * digits. The price is shown, never computed with: PnL and returns come from the exact costs.
+ */
+export const AVERAGE_PRICE_DIGITS = 15;
+
+/**
+ * `cost / qty`, a trade's volume-weighted price, to {@link AVERAGE_PRICE_DIGITS} significant
+ * digits (a quotient that ends within them is exact), but without
  * dividing when the cost is exactly `price` times the quantity (one fill, or fills at one
  * price: most trades): the quotient is then `price` itself. Two numbers whose significant
  * digits add up to at most 40 multiply exactly, so the comparison is exact, and the division
@@ -82,5 +90,5 @@ export function closedTrade(t: ClosingTrade): RoundTripTrade {
 export function priceOf(cost: Dec, qty: Dec, price: Dec, costIsProduct = false): Dec {
   if (!qty.isZero() && price.sd() + qty.sd() <= D.precision && (costIsProduct || price.mul(qty).eq(cost)))
     return price;
-  return cost.div(qty);
+  return cost.div(qty).toSignificantDigits(AVERAGE_PRICE_DIGITS);
 }
