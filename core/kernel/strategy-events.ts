@@ -10,10 +10,11 @@ export interface TimerEvent {
   /** The time the timer was due, epoch ms (the clock reads this while it fires in a backtest). */
   readonly ts: number;
   /**
-   * Earlier periods of a repeating timer folded into this firing: live, when the kernel woke more
-   * than one period late (the process stalled, the machine slept), the timer fires once for its
-   * latest period due (`ts`) instead of once per period back to back. Always 0 on event time (a
-   * backtest, a paper session), where every period fires at its own time.
+   * Earlier periods of a repeating timer folded into this firing: on a real timer (live, or a
+   * paper session paced against the wall clock), when the kernel woke more than one period late
+   * (the process stalled, the machine slept), the timer fires once for its latest period due
+   * (`ts`) instead of once per period back to back. Always 0 on event time (a backtest, a lockstep
+   * paper session), where every period fires at its own time.
    */
   readonly missed: number;
 }
