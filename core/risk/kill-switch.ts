@@ -12,6 +12,15 @@ function shown(amount: Dec): string {
   return amount.toDecimalPlaces(8).toFixed();
 }
 
+/**
+ * A breached drawdown percentage as the trip's sentence shows it: to 2 decimals, or to as many as
+ * the limit has. The limit is a point of that grid, so a percentage at or above it never reads
+ * below it (a 0.0012 % breach of a 0.001 % limit read "0 %" when rounded to 2 decimals).
+ */
+function shownPercent(percent: Dec, limit: Dec): string {
+  return percent.toDecimalPlaces(Math.max(2, limit.decimalPlaces())).toFixed();
+}
+
 /** What the kill switch has observed: the UTC day, its start-of-day equity and the high-water mark. */
 export interface KillSwitchMarks {
   /** The UTC day of the start-of-day equity, in days since the epoch. */
@@ -99,7 +108,8 @@ export class KillSwitch {
     if (maxDrawdown !== undefined && this.#highWater.gt(0)) {
       const drawdown = this.#highWater.sub(equity).div(this.#highWater);
       if (drawdown.greaterThanOrEqualTo(maxDrawdown)) {
-        return `kill switch: drawdown ${drawdown.mul(100).toDecimalPlaces(2).toFixed()} % from the high-water mark ${shown(this.#highWater)} reached the limit ${D(maxDrawdown).mul(100).toFixed()} %`;
+        const limit = D(maxDrawdown).mul(100);
+        return `kill switch: drawdown ${shownPercent(drawdown.mul(100), limit)} % from the high-water mark ${shown(this.#highWater)} reached the limit ${limit.toFixed()} %`;
       }
     }
     return undefined;

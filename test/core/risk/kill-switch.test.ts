@@ -55,6 +55,14 @@ describe('kill switch', () => {
     );
   });
 
+  it('shows a breached drawdown to the limit’s decimals, never below the limit (0.0012 % is not "0 %")', () => {
+    const ks = new KillSwitch({ maxDrawdown: 0.00001, tripTo: 'HALTED' });
+    ks.observe(0, D('100000'));
+    expect(ks.observe(1, D('99998.8'))).toBe(
+      'kill switch: drawdown 0.001 % from the high-water mark 100000 reached the limit 0.001 %',
+    );
+  });
+
   it('is disarmed with no limits', () => {
     expect(new KillSwitch({ tripTo: 'HALTED' }).armed).toBe(false);
   });
