@@ -33,6 +33,19 @@ export function replayedRecordings(loaded: LoadedConfig): NamedFile[] {
 }
 
 /**
+ * The warm-up history files a config names: its recordings, and its OHLCV CSVs at their `csv` key.
+ * @param loaded - a validated config
+ * @returns each path as written, with its YAML path; empty without `warmUp.history`
+ */
+export function warmUpHistoryFiles(loaded: LoadedConfig): NamedFile[] {
+  return (loaded.config.warmUp?.history ?? []).map((source, index) =>
+    typeof source === 'string'
+      ? { path: source, at: ['warmUp', 'history', index] }
+      : { path: source.csv, at: ['warmUp', 'history', index, 'csv'], csvSym: source.sym },
+  );
+}
+
+/**
  * The recordings a backtest config names, the recording a paper run replays, and the warm-up
  * history files of any config, that are not there, each as a problem located at its line, so `keel validate`, `keel backtest` and
  * `keel run` refuse them like any other config mistake.
@@ -41,12 +54,7 @@ export function replayedRecordings(loaded: LoadedConfig): NamedFile[] {
  *   when every file exists
  */
 export function missingRecordingProblems(loaded: LoadedConfig): ConfigProblem[] {
-  const history: NamedFile[] = (loaded.config.warmUp?.history ?? []).map((source, index) =>
-    typeof source === 'string'
-      ? { path: source, at: ['warmUp', 'history', index] }
-      : { path: source.csv, at: ['warmUp', 'history', index, 'csv'] },
-  );
-  return [...replayedRecordings(loaded), ...history].flatMap(({ path, at }) => {
+  return [...replayedRecordings(loaded), ...warmUpHistoryFiles(loaded)].flatMap(({ path, at }) => {
     const file = resolve(loaded.dir, path);
     return existsSync(file) ? [] : [loaded.source.problem([...at], `names no such file: ${file}`)];
   });

@@ -48,6 +48,31 @@ report: { json: ${join(dir, 'r.json')}, html: ${join(dir, 'r.html')} }
   return file;
 }
 
+/** A paper config warming up on yahoo.csv named as a plain history entry (line 10). */
+function paperWarmUpConfig(): string {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'yahoo.csv'), YAHOO);
+  const file = join(dir, 'paper.yaml');
+  writeFileSync(
+    file,
+    `mode: paper
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - id: sma
+    use: sma-cross
+    params: { sym: BINANCE_PERP_BTC_USDT }
+warmUp:
+  period: 1h
+  history:
+    - yahoo.csv
+paper:
+  source: { kind: synthetic, seed: 1 }
+report: { json: ${join(dir, 'r.json')}, html: ${join(dir, 'r.html')} }
+`,
+  );
+  return file;
+}
+
 // keel validate passed these ("✔ valid" and a ⚠), then the run refused them: "header is not JSON",
 // with neither the config's line nor a word of how to replay a CSV.
 describe('an OHLCV CSV named where a recording is expected', () => {
@@ -78,6 +103,22 @@ describe('an OHLCV CSV named where a recording is expected', () => {
         '✖ source.path names yahoo.csv, an OHLCV CSV, not a recording; make it a recording with keel import-csv',
       );
       expect(run.stderr).toContain(`→ at paper.source.path (${file}:8:`);
+    }
+  }, 60_000);
+
+  it('keel validate and keel run refuse a plain warm-up history entry at its line, with the { csv, sym } hint', async () => {
+    const file = paperWarmUpConfig();
+    for (const args of [
+      ['validate', file],
+      ['run', file],
+    ]) {
+      const run = await keelInProcess(args);
+      expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+      expect(run.stderr).toContain(
+        '✖ warmUp.history[0] names yahoo.csv, an OHLCV CSV, not a recording; name it in warmUp.history as { csv: yahoo.csv, sym: <SYM> } (with interval, zone... as keel import-csv takes them), or make it a recording with keel import-csv',
+      );
+      expect(run.stderr).toContain(`→ at warmUp.history[0] (${file}:10:`);
+      expect(run.stderr).not.toContain('header is not JSON');
     }
   }, 60_000);
 });

@@ -75,12 +75,14 @@ describe('a live session with a warm-up on a recording', () => {
     );
   }, 30_000);
 
-  it('stops before it starts, naming the key and the file, when a history file is not a recording', async () => {
+  it('stops before it starts, at the history entry’s line, when a history file is not a recording', async () => {
     const rig = await newRig();
     const notARecording = join(aTempDir(), 'notes.jsonl');
     writeFileSync(notARecording, 'hello\n');
     await expect(
       rig.run({ strategies: probe, durationSec: 1, extra: warmUpOn(notARecording) }),
-    ).rejects.toThrow(/warmUp\.history\[0\]: cannot read the recording .*notes\.jsonl: /);
+    ).rejects.toThrow(
+      /✖ warmUp\.history\[0\] names a recording whose header cannot be read: .*notes\.jsonl:1: header is not JSON .* → at warmUp\.history\[0\] \(.*session-1\.yaml:\d+:\d+\)/,
+    );
   }, 30_000);
 });
