@@ -17,7 +17,9 @@ const DAY_MS = 86_400_000;
  * most once per {@link MARKET_OBSERVATION_MS} of the kernel's time and at the first market event
  * of each UTC day, so a loss, a new high-water
  * mark or a new UTC day's start-of-day equity that prices alone make is seen while the strategies
- * send nothing. The time is the kernel's clock: a backtest's virtual time, so the same data trips
+ * send nothing. The market's looks keep their own pace: a look after money moved does not put off
+ * the next one (on bars, a fill at a bar's open comes just before that bar, whose close would
+ * otherwise be looked at only a bar later). The time is the kernel's clock: a backtest's virtual time, so the same data trips
  * at the same moment. Nothing is computed for a gate that ignores equity (`watchesEquity()` false:
  * a gate without a loss limit), and between two market observations a market event costs one
  * comparison.
@@ -40,15 +42,16 @@ export class EquityObservations {
     this.observe(this.state.now());
   }
 
-  /** A market event was folded into the state: the kill switch sees equity if the last look is old enough. */
+  /** A market event was folded into the state: the kill switch sees equity if the market's last look is old enough. */
   marketMoved(): void {
     const now = this.state.now();
-    if (now >= this.#nextAt) this.observe(now);
+    if (now < this.#nextAt) return;
+    // A new UTC day's first market event observes: its start-of-day equity is the day's opening one.
+    this.#nextAt = Math.min(now + MARKET_OBSERVATION_MS, (Math.floor(now / DAY_MS) + 1) * DAY_MS);
+    this.observe(now);
   }
 
   private observe(now: number): void {
-    // A new UTC day's first market event observes: its start-of-day equity is the day's opening one.
-    this.#nextAt = Math.min(now + MARKET_OBSERVATION_MS, (Math.floor(now / DAY_MS) + 1) * DAY_MS);
     const gate = this.gate;
     if (gate.observeEquity === undefined || gate.watchesEquity?.() === false) return;
     gate.observeEquity(now, this.state.equity());

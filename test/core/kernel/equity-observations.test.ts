@@ -33,14 +33,19 @@ describe('kernel: equity observations market data makes for the kill switch', ()
     expect(seen).toEqual([1_000, 2_000, 3_100, 9_000]);
   });
 
-  it("counts a fill's or account update's observation as the last look", () => {
+  it("does not let a fill's or account update's observation put off the market's next look", () => {
     const { gate, seen } = recordingGate();
     const rig = aKernelRig([], { gate });
     rig.market.next(aQuote(0, 100));
     rig.kernel.push(anAccountUpdate(600, '1000'));
     rig.market.next(aQuote(1_200, 100));
     rig.market.next(aQuote(1_600, 100));
-    expect(seen).toEqual([0, 600, 1_600]);
+    // On bars, a fill at a bar's open comes just before that bar: its close is looked at too, not
+    // a bar later.
+    rig.kernel.push(anAccountUpdate(60_000, '1000'));
+    rig.market.next(aQuote(60_000, 100));
+    rig.market.next(aQuote(60_500, 100));
+    expect(seen).toEqual([0, 600, 1_200, 60_000, 60_000]);
   });
 
   it("observes at a new UTC day's first market event, whenever the last look was", () => {
