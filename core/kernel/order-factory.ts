@@ -139,7 +139,9 @@ export class OrderFactory {
 
   /**
    * A conditional order of the PLACE_ORDER message: UT / DT / SL / OCO with trigger (and stop
-   * for OCO) prices, TIME with a send time, or HOLD.
+   * for OCO) prices, TIME with a send time, or HOLD. US equities only: the venue's crypto orders
+   * carry no condition, so the risk gate denies one on a crypto sym (`cryptoConditions`) in every
+   * mode; place an {@link OrderFactory.algo} order there.
    * @param input - order fields plus the condition
    * @returns the intent
    */
