@@ -181,9 +181,10 @@ export class RunMetrics extends VenueMetrics {
 
   /**
    * Wraps the risk gate so the send time of every approved order is noted (for
-   * `keel_order_latency_seconds`). Intents and denials are counted where the kernel reports them
-   * ({@link RunMetrics.countIntents}, {@link RunMetrics.countDenials}): Keel's own cancels, which
-   * go through this gate too, are no strategy's intents.
+   * `keel_order_latency_seconds`); a trailing stop approved when placed is not sent (the kernel
+   * holds it), its order's time is noted when it fires. Intents and denials are counted where the
+   * kernel reports them ({@link RunMetrics.countIntents}, {@link RunMetrics.countDenials}): Keel's
+   * own cancels, which go through this gate too, are no strategy's intents.
    * @param gate - the run's gate
    * @returns a gate that decides exactly as `gate` does
    */
@@ -191,7 +192,11 @@ export class RunMetrics extends VenueMetrics {
     return {
       evaluate: (intent, view) => {
         const decision = gate.evaluate(intent, view);
-        if (decision.kind === 'approved' && intent.intent.kind === 'placeOrder')
+        if (
+          decision.kind === 'approved' &&
+          intent.intent.kind === 'placeOrder' &&
+          intent.intent.trailingStop === undefined
+        )
           this.sentAt.set(intent.intent.ref, this.now());
         return decision;
       },

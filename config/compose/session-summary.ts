@@ -11,7 +11,7 @@ import {
 } from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
 import { type SessionLoans, sessionLoanParts } from './session-loans.ts';
-import type { VenueSessionOutcome } from './venue-session-options.ts';
+import type { SessionEventCount, VenueSessionOutcome } from './venue-session-options.ts';
 
 /**
  * One line per fill, as a run prints it.
@@ -44,7 +44,7 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
   const said = warningsAndNotes(outcome.result.meta.warnings ?? [], outcome.result.orders);
   const denialsCsv = outcome.outputs.csv.find((path) => path.endsWith('.denials.csv'));
   return [
-    `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${outcome.events} events, ${outcome.intents} intents, ${outcome.fills.length} fills`,
+    `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${eventsText(outcome.events)}, ${outcome.intents} intents, ${outcome.fills.length} fills`,
     ...(outcome.result.faults ?? []).map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
     ...(liquidated === undefined ? [] : [`  ⚠ ${liquidated}`]),
     ...said.warnings.map((warning) => `  ⚠ ${warning}`),
@@ -96,4 +96,13 @@ function cashFlowLines(
 function tradedPerpetuals(fills: Iterable<Execution>): boolean {
   for (const fill of fills) if (fill.sym.includes('_PERP_')) return true;
   return false;
+}
+
+/**
+ * The events a session handled, by stream: a backtest of its recording counts the market data
+ * alone, so the total would not match it.
+ * @returns e.g. `2465 events (730 market data, 1735 User Data)`
+ */
+function eventsText(events: SessionEventCount): string {
+  return `${events.market + events.userData} events (${events.market} market data, ${events.userData} User Data)`;
 }

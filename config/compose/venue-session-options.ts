@@ -105,13 +105,20 @@ export interface VenueSessionOptions {
   readonly metrics?: RunMetrics;
 }
 
+/** The events a session handled, by stream. */
+export interface SessionEventCount {
+  readonly market: number;
+  readonly userData: number;
+}
+
 /** What a session ends with. */
 export interface VenueSessionOutcome {
   readonly exitCode: ExitCode;
   /** Every fill (the result's, on file for a long run). */
   readonly fills: RecordLog<FillRecord>;
   readonly intents: number;
-  readonly events: number;
+  /** The events the session handled: market data, and the venue's User Data (order, fill, account...). */
+  readonly events: SessionEventCount;
   readonly startEquity: Dec;
   readonly endEquity: Dec;
   readonly recording: string | undefined;

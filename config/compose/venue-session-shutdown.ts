@@ -28,7 +28,7 @@ import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.
 import { StopDeadline } from './stop-deadline.ts';
 import { stopLeftovers } from './stop-leftovers.ts';
 import type { UserDataJournal } from './user-data-journal.ts';
-import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
+import type { SessionEventCount, VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
 import { keptRecordingNotes, recordingOnForcedStop } from './venue-session-recording.ts';
 import { writeVenueSessionReport } from './venue-session-report.ts';
 
@@ -70,7 +70,7 @@ export interface StoppingVenueSession {
   /** The kill switch's trips during the session. */
   readonly trips: KillSwitchTrips;
   /** @returns the market and User Data events the session handled so far */
-  readonly eventCount: () => number;
+  readonly eventCount: () => SessionEventCount;
   /** The result's warnings of the venue's data ahead of its clock, or of its clock's rate (see DataClockLead). */
   readonly dataClockWarnings: () => readonly string[];
   /** The result's warnings of the orders and fills the kernel gave up to no strategy (see GivenUpWarnings). */

@@ -192,8 +192,10 @@ async function startAndRunVenueSession(
     if (!stopping) sampler.beforeUserData();
   });
   let events = 0;
+  let userDataEvents = 0;
   userData.subscribe((event) => {
     events++;
+    userDataEvents++;
     metrics.events.inc({ kind: event.kind });
     journal.observe(event);
     alerts.observe(event);
@@ -413,7 +415,7 @@ async function startAndRunVenueSession(
     startWarnings,
     warmUpWarning,
     trips,
-    eventCount: () => events,
+    eventCount: () => ({ market: events - userDataEvents, userData: userDataEvents }),
     dataClockWarnings: () => dataClockLead?.warnings() ?? [],
     givenUpWarnings: () => givenUp.warnings(),
     adoptedPositions,

@@ -66,7 +66,9 @@ export interface StrategyHooks<P, S> {
    * PENDING when the kernel accepted it, ACTIVE when it starts trailing, TRIGGERED when the price
    * crossed it (its MARKET order, under the same reference, then goes through the risk gate:
    * a denial comes to `onDenied`, the order's updates to `onOrder`), CANCELLED. A stop the kernel
-   * refuses (unknown sym, offset not > 0) comes to `onDenied` with the check `kernel.trailingStop`.
+   * refuses (unknown sym, offset not > 0) comes to `onDenied` with the check `kernel.trailingStop`,
+   * one the risk gate denies when it is placed (judged as that MARKET order: `maxNotional`...) with
+   * the gate's check; neither is held nor reported here.
    * Moves of the stop price are not delivered: read them with `ctx.trailingStops()`. A stop of a
    * strategy halted by a fault still fires (as one held by the venue would), unheard.
    */

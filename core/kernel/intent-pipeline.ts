@@ -5,6 +5,7 @@ import {
   type CancelOrdersIntent,
   type Intent,
   type PlaceOrderIntent,
+  type StrategyIntent,
   unknownFieldValue,
 } from '../model/index.ts';
 import type { ApprovedIntent } from '../risk/index.ts';
@@ -30,8 +31,9 @@ import type { VenueConnectivity } from './venue-connectivity.ts';
  * stream reconciled for new orders and modifies), expansion of
  * "all of mine" cancels, the risk gate, Keel's in-flight bookkeeping, the emulated trailing stops
  * the intent cancels (a close: every strategy's reduce-only ones on its syms), then the execution
- * port. A failed check or a gate denial is handed to `deny` (an event for the strategy), never
- * thrown, and cancels no emulated stop.
+ * port. A new trailing stop goes through the emulator's checks and the risk gate, and is then
+ * held by the emulator: nothing is sent until it fires. A failed check or a gate denial is handed
+ * to `deny` (an event for the strategy), never thrown, and cancels no emulated stop.
  */
 export class IntentPipeline {
   /** References strategies chose themselves (generated ones are unique by construction). */
@@ -114,7 +116,8 @@ export class IntentPipeline {
 
   /**
    * The reference checks, then what the emulator takes (trailing stops and their cancels). A
-   * trailing stop placed while the strategy's trading is HALTED is the gate's denial, as any order.
+   * trailing stop is held only once the kernel can emulate it and the risk gate approved it
+   * ({@link stopRefusal}).
    */
   private emulatedPart(
     runner: StrategyRunner,
@@ -122,20 +125,32 @@ export class IntentPipeline {
   ): EmulationOutcome | { readonly denial: KernelDenial; readonly source: 'risk' } {
     const denial = refLengthCheck(intent.ref) ?? this.claimRef(runner, intent.ref) ?? this.warmUpCheck();
     if (denial !== undefined) return { denial };
-    const halted = this.haltedStop(runner.id, intent);
-    if (halted !== undefined) return { denial: halted, source: 'risk' };
+    const refused = this.stopRefusal(runner, intent);
+    if (refused !== undefined) return refused;
     return takeEmulated(this.emulator, runner, runner.id, intent, this.state.positionMode());
   }
 
-  /** A trailing stop would be held while nothing but cancels passes: the gate's trading state denies it. */
-  private haltedStop(strategyId: string, intent: Intent): KernelDenial | undefined {
+  /**
+   * A new trailing stop is judged when placed, as an algo order is: the emulator's checks, then the
+   * risk gate on the intent as it is, the MARKET order the stop sends when it fires (its notional
+   * at the reference price; a reduce-only one need not have a position yet, as for an algo order).
+   * A protective stop whose order the gate would deny is refused now rather than found out when it
+   * fires. An approval sends nothing: no in-flight bookkeeping, no execution port (the gate's
+   * throttle took its token, as for an algo order's placement); the order is judged again when
+   * the stop fires ({@link release}).
+   * @returns the denial (`source: 'risk'` for the gate's), or undefined for a stop to hold and any
+   *   other intent
+   */
+  private stopRefusal(
+    runner: StrategyRunner,
+    intent: Intent,
+  ): { readonly denial: KernelDenial; readonly source?: 'risk' } | undefined {
     if (intent.kind !== 'placeOrder' || intent.trailingStop === undefined) return undefined;
-    const status = this.gate.status?.(strategyId);
-    if (status?.state !== 'HALTED') return undefined;
-    return {
-      check: 'tradingState',
-      reason: `${intent.kind} ${intent.ref} refused: trading is HALTED (${status.reason ?? 'no reason given'}); only cancels pass`,
-    };
+    const refused = this.emulator.refusal(intent);
+    if (refused !== undefined) return { denial: refused };
+    const decision = this.gate.evaluate(commandOf(runner.id, intent, this.hookCall()), this.state);
+    if (decision.kind === 'approved') return undefined;
+    return { denial: { check: decision.check, reason: decision.reason }, source: 'risk' };
   }
 
   /**
@@ -154,13 +169,8 @@ export class IntentPipeline {
    * execution port: a denied intent cancels no stop.
    */
   private pass(runner: StrategyRunner, intent: Intent, stops: readonly string[] = []): void {
-    // The gate approves the command it is given, stamped with the hook call that produced it.
     const hookCall = this.hookCall();
-    const command =
-      hookCall === undefined
-        ? { strategyId: runner.id, intent }
-        : { strategyId: runner.id, intent, hookCall };
-    const decision = this.gate.evaluate(command, this.state);
+    const decision = this.gate.evaluate(commandOf(runner.id, intent, hookCall), this.state);
     if (decision.kind === 'denied') {
       this.deny(runner, this.denial(runner, intent, 'risk', decision.check, decision.reason));
       return;
@@ -374,6 +384,18 @@ export class IntentPipeline {
       ts: this.state.now(),
     };
   }
+}
+
+/**
+ * The command the gate is given: a strategy's intent, stamped with the hook call that produced it
+ * (the gate approves the command it is given).
+ * @param strategyId - the emitting strategy
+ * @param intent - its intent
+ * @param hookCall - the kernel's hook call under way (undefined: none stamped)
+ * @returns the command
+ */
+function commandOf(strategyId: string, intent: Intent, hookCall: number | undefined): StrategyIntent {
+  return hookCall === undefined ? { strategyId, intent } : { strategyId, intent, hookCall };
 }
 
 /**

@@ -18,6 +18,9 @@ import type { Scheduler } from './scheduler.ts';
 /** The risk gate as the kernel uses it: one decision per intent, against the kernel's state. */
 export interface IntentGate {
   /**
+   * Decides one intent. The kernel also asks about a trailing stop it is to emulate, when it is
+   * placed (a placeOrder with `trailingStop`, the MARKET order the stop sends): an approval of
+   * that sends nothing, the stop's order is asked about again, without `trailingStop`, when it fires.
    * @param intent - the intent and the strategy that emitted it
    * @param view - the kernel's state
    * @returns approved (with the branded command) or denied (with the check and reason)
@@ -39,9 +42,8 @@ export interface IntentGate {
    */
   watchesEquity?(): boolean;
   /**
-   * Optional: the trading status in force for a strategy (`RiskGate.status`). The kernel reads it
-   * where an intent does not reach `evaluate` at once: a trailing stop it emulates is refused
-   * while the strategy's trading is HALTED (its order would meet the gate only when it fires).
+   * Optional: the trading status in force for a strategy (`RiskGate.status`). A run's sweep of a
+   * halted strategy's orders reads it, to go on cancelling them while the strategy stays HALTED.
    * @param strategyId - the strategy
    * @returns its status (the stricter of the portfolio's and its own)
    */

@@ -139,7 +139,9 @@ export class OrderFactory {
 
   /**
    * A conditional order of the PLACE_ORDER message: UT / DT / SL / OCO with trigger (and stop
-   * for OCO) prices, TIME with a send time, or HOLD.
+   * for OCO) prices, TIME with a send time, or HOLD. US equities only: the venue's crypto orders
+   * carry no condition, so the risk gate denies one on a crypto sym (`cryptoConditions`) in every
+   * mode; place an {@link OrderFactory.algo} order there.
    * @param input - order fields plus the condition
    * @returns the intent
    */
@@ -167,8 +169,10 @@ export class OrderFactory {
   /**
    * A trailing stop (trailing-stop-market), which Keel emulates: the venue has no trailing order
    * type, so the kernel holds it, trails it on the market data it routes, and when the price
-   * crosses the stop sends a MARKET order (same reference) through the risk gate. Reduce-only by
-   * default. Its life reaches `onTrailingStop`; `ctx.trailingStops()` lists the open ones;
+   * crosses the stop sends a MARKET order (same reference) through the risk gate. The gate also
+   * judges the stop when it is placed, as that MARKET order (a denial comes to `onDenied` and no
+   * stop is held; a reduce-only one need not have a position yet). Reduce-only by default. Its
+   * life reaches `onTrailingStop`; `ctx.trailingStops()` lists the open ones;
    * `ctx.order.cancel(ref)` cancels it. Held in memory: a restarted session has none.
    * @param input - sym, side, qty, offset (price, ticks or bps), activation price, trigger source
    * @returns the intent (a placeOrder with `trailingStop`)

@@ -4,8 +4,8 @@ import { describeUnknownFieldValue, unknownFieldValue } from '../model/index.ts'
 /**
  * Why the kernel cannot emulate a trailing stop, if it cannot: an unknown sym or one without a
  * positive tick, a reference already held, a field outside its values (a side of `buy` would
- * trail as a sell; the risk gate, which sees the stop only when it fires, denies the same), not a MARKET order, a quantity, offset or activation
- * price that is not positive.
+ * trail as a sell; the risk gate, which judges the stop after these checks, would deny the same),
+ * not a MARKET order, a quantity, offset or activation price that is not positive.
  * @param intent - the placeOrder intent with `trailingStop`
  * @param spec - its `trailingStop`
  * @param instrument - the instrument of its sym, undefined when not one of the run's

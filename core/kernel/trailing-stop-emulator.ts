@@ -93,6 +93,23 @@ export class TrailingStopEmulator<O> {
   ) {}
 
   /**
+   * Why the emulator cannot take a trailing stop, if it cannot ({@link trailingStopProblem}): the
+   * kernel asks before the risk gate judges the stop, so the gate sees only a stop it can hold.
+   * @param intent - the placeOrder intent with `trailingStop`
+   * @returns the kernel denial (`kernel.trailingStop`), or undefined when it can be emulated
+   */
+  refusal(intent: PlaceOrderIntent): KernelDenial | undefined {
+    const spec = intent.trailingStop;
+    const problem =
+      spec === undefined
+        ? 'it has no trailingStop'
+        : trailingStopProblem(intent, spec, this.view.instrument(intent.sym), this.open.has(intent.ref));
+    return problem === undefined
+      ? undefined
+      : { check: 'kernel.trailingStop', reason: `trailing stop ${intent.ref} ${problem}` };
+  }
+
+  /**
    * Takes a new trailing stop (an intent whose `trailingStop` is set) and trails it at once from
    * the latest price of its source when the kernel has one.
    * @param owner - the emitting strategy
@@ -101,13 +118,9 @@ export class TrailingStopEmulator<O> {
    * @returns a kernel denial when the stop cannot be emulated, else undefined
    */
   accept(owner: O, strategyId: string, intent: PlaceOrderIntent): KernelDenial | undefined {
+    const refused = this.refusal(intent);
     const spec = intent.trailingStop;
-    const problem =
-      spec === undefined
-        ? 'it has no trailingStop'
-        : trailingStopProblem(intent, spec, this.view.instrument(intent.sym), this.open.has(intent.ref));
-    if (problem !== undefined || spec === undefined)
-      return { check: 'kernel.trailingStop', reason: `trailing stop ${intent.ref} ${problem}` };
+    if (refused !== undefined || spec === undefined) return refused;
     const tick = (this.view.instrument(intent.sym) as InstrumentSpec).tickSize;
     const now = this.view.now();
     const held = holdTrailingStop(owner, strategyId, intent, spec, tick, now, this.madeFor(intent.sym, now));

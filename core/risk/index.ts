@@ -3,6 +3,7 @@
  * @packageDocumentation
  */
 export type { ApprovedIntent } from './approved-intent.ts';
+export { cryptoConditionsCheck } from './crypto-condition-check.ts';
 export { equityAttachmentsCheck } from './equity-attachment-check.ts';
 export { equityQuoteQtyCheck } from './equity-quote-check.ts';
 export { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';

@@ -74,7 +74,9 @@ export const modifyTargetCheck: RiskCheck = {
  * fill the excess as a plain order and open a position the other way. A close-position must have a
  * position to close. Reduce-only algo orders are not checked here (Keel's choice): they act when
  * triggered, often on a position that does not exist yet (a stop placed with its entry), and the
- * venue applies reduce-only then.
+ * venue applies reduce-only then. Nor is a new trailing stop (a placeOrder with `trailingStop`,
+ * judged when placed as the order it sends), for the same reason: its order is checked here when
+ * it fires.
  *
  * A close-position passes when a leg it reaches ({@link closedLegs}: every leg of the sym for NONE)
  * is open, or flat with an order open or sent that could open it ({@link RiskView.legMayGrow}:
@@ -102,7 +104,7 @@ export const reduceOnlyCheck: RiskCheck = {
             `${intent.kind} ${intent.ref}: there is no ${closedPositionsNamed(intent)} position to close, and no open or sent order could open one before the close reaches the venue`,
           );
     }
-    if (intent.kind !== 'placeOrder') return undefined;
+    if (intent.kind !== 'placeOrder' || intent.trailingStop !== undefined) return undefined;
     const terms = termsOf(input);
     if (terms === undefined || !terms.reduceOnly) return undefined;
     const problem = reduceOnlyProblem(terms, view);

@@ -56,7 +56,9 @@ export const ORDER_TERMS_INTENTS: readonly IntentKind[] = [
 ];
 
 /**
- * The order terms of an intent: a new order, an algo order (as the order its trigger places),
+ * The order terms of an intent: a new order (a trailing stop, judged when placed, as the MARKET
+ * order it sends when it fires: its intent is that order, its `trailingStop` aside, so a notional
+ * at the reference price), an algo order (as the order its trigger places),
  * a modification merged with the open order it targets, or a replacement of an algo order merged
  * with the algo order (as the order its trigger then places; one the venue has not answered yet
  * as it was sent, with the replaces sent on it since; one it acknowledged with the replaces in

@@ -1,4 +1,5 @@
 import type { Intent, IntentKind } from '../model/index.ts';
+import { cryptoConditionsCheck } from './crypto-condition-check.ts';
 import { equityAttachmentsCheck } from './equity-attachment-check.ts';
 import { equityQuoteQtyCheck } from './equity-quote-check.ts';
 import { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
@@ -44,6 +45,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   gtdExpiryDateCheck,
   conditionArgumentsCheck,
   equityAttachmentsCheck,
+  cryptoConditionsCheck,
   tpSlSideCheck,
   equityQuoteQtyCheck,
   positionSideCheck,

@@ -16,6 +16,7 @@ export const RISK_CHECK_NAMES = [
   'gtdExpiryDate',
   'conditionArguments',
   'equityAttachments',
+  'cryptoConditions',
   'tpSlSide',
   'equityQuoteQty',
   'positionSide',

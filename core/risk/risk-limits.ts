@@ -72,9 +72,13 @@ export const riskLimitsSchema = z
     priceBand: z
       .number()
       .positive()
+      .lt(
+        1,
+        'must be less than 1: it is a fraction (0.05 = 5 %), and a band of 1 or more lets every BUY price through',
+      )
       .optional()
       .describe(
-        'Largest distance of a limit price from the reference price (mid of the last quote, else the last trade, else the last closed bar), as a fraction: 0.05 = 5 %. With no reference yet the order passes; so does a modify or algo replacement that sets no new price.',
+        'Largest distance of a limit price from the reference price (mid of the last quote, else the last trade, else the last closed bar), as a fraction below 1: 0.05 = 5 %. With no reference yet the order passes; so does a modify or algo replacement that sets no new price.',
       ),
     submitRate: rateLimitSchema
       .optional()

@@ -91,19 +91,26 @@ export function bboRecord(i: number): RecordedMessage {
 }
 
 /**
- * A recorded BTC BBO quote, 5 on each side, `dt` ms after {@link TEST_HEADER}'s start, received when sent.
+ * A recorded BBO quote (of BTC unless `sym` says otherwise), 5 on each side, `dt` ms after
+ * {@link TEST_HEADER}'s start (a Monday's 09:30 New York, when US equities open), received when sent.
  * @param dt - ms after the start
  * @param bid - bid price as the venue writes it
  * @param ask - ask price as the venue writes it
+ * @param sym - the quoted sym (default BINANCE_PERP_BTC_USDT)
  * @returns the record
  */
-export function quoteRecordAt(dt: number, bid: string, ask: string): RecordedMessage {
+export function quoteRecordAt(
+  dt: number,
+  bid: string,
+  ask: string,
+  sym = 'BINANCE_PERP_BTC_USDT',
+): RecordedMessage {
   const ts = TEST_HEADER.startTime + dt;
   return {
     recvTs: ts,
     source: 'market-data',
     msg: {
-      arg: { channel: 'BBO', sym: 'BINANCE_PERP_BTC_USDT' },
+      arg: { channel: 'BBO', sym },
       data: { bid, bidqty: '5', ask, askqty: '5', ts },
     },
   };

@@ -284,13 +284,20 @@ export function orderToWire(order: Order): OrderWire {
  * @param intent - the place-order intent; `ref` becomes clientOrderId
  * @returns the body
  * @throws RequestRuleError when its time in force is one the venue's crypto orders do not take
- *   (DAY, GTD): sent without it, the order would rest as GTC
+ *   (DAY, GTD): sent without it, the order would rest as GTC; or when it carries a condition (UT,
+ *   DT...), which crypto orders have no field for: sent without it, the order would go at once
  */
 export function placeOrderBodyFromIntent(intent: PlaceOrderIntent): PlaceOrderBody {
   if (!VENUE_TIMES_IN_FORCE.crypto.has(intent.timeInForce)) {
     throw new RequestRuleError(
       'timeInForce',
       `${intent.timeInForce} is not a time in force of crypto orders`,
+    );
+  }
+  if (intent.condition !== undefined) {
+    throw new RequestRuleError(
+      'condition',
+      `${intent.condition.code} is a PLACE_ORDER (US equities) condition: crypto orders carry none`,
     );
   }
   const tif = intent.timeInForce === 'FAK' ? 'IOC' : intent.timeInForce;

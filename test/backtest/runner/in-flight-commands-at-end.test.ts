@@ -11,6 +11,8 @@ import { quoteRecordAt, TEST_HEADER, writeRecording } from '../../kit/recording-
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
+/** The TIME order's sym: conditions are PLACE_ORDER's, whose orders are US equities' (the gate denies one on crypto). */
+const AAPL = 'US_EQUITY_AAPL';
 const T0 = TEST_HEADER.startTime;
 const aTempDir = tempDirsRemovedAfterAll('keel-endfix-inflight-');
 
@@ -20,7 +22,10 @@ const LATENCY: BacktestRunOptions['latency'] = {
   userData: { fixedMs: 5, jitterMs: 0 },
 };
 
-/** On the last quote (10 s) sends a market buy and a limit buy far below. */
+/**
+ * On the last quote (10 s, 09:30:10 New York on a Monday) sends a market buy and a limit buy far
+ * below of BTC, and a TIME buy of AAPL due 30 s after the data ends.
+ */
 const lastQuoteTrader = defineStrategy({
   name: 'last-quote',
   params: z.object({}),
@@ -30,7 +35,7 @@ const lastQuoteTrader = defineStrategy({
           ctx.order.market({ sym: BTC, side: 'BUY', qty: 1, ref: 'mkt' }),
           ctx.order.limit({ sym: BTC, side: 'BUY', qty: 1, price: 50, ref: 'lmt' }),
           ctx.order.conditional({
-            sym: BTC,
+            sym: AAPL,
             side: 'BUY',
             qty: 1,
             code: 'TIME',
@@ -45,12 +50,15 @@ async function run(closeAtEnd: boolean) {
   const path = join(aTempDir(), 'quotes.jsonl');
   await writeRecording(
     path,
-    Array.from({ length: 11 }, (_, i) => quoteRecordAt(i * 1000, '100', '100.1')),
+    Array.from({ length: 11 }, (_, i) => [
+      quoteRecordAt(i * 1000, '100', '100.1'),
+      quoteRecordAt(i * 1000, '190', '190.1', AAPL),
+    ]).flat(),
   );
   const result = await runBacktest({
     recordings: [path],
     decode: decodeMarketRecord,
-    instruments: [anInstrument(BTC)],
+    instruments: [anInstrument(BTC), anInstrument(AAPL)],
     strategies: [{ id: 't', strategy: lastQuoteTrader }],
     gate: new RiskGate(),
     startingCash: D(10_000),

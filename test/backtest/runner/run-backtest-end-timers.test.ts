@@ -13,11 +13,13 @@ import { quoteRecordAt, TEST_HEADER, writeRecording } from '../../kit/recording-
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
+/** The TIME order's sym: conditions are PLACE_ORDER's, whose orders are US equities' (the gate denies one on crypto). */
+const AAPL = 'US_EQUITY_AAPL';
 const ETH = 'OKX_SPOT_ETH_USDT';
 const T0 = TEST_HEADER.startTime;
 const aTempDir = tempDirsRemovedAfterAll('keel-end-timers-');
 
-/** Sends a market buy of 1 and a TIME buy of 1 due at `sendAt` on the first quote. */
+/** Sends a market buy of 1 BTC and a TIME buy of 1 AAPL due at `sendAt` on the first quote. */
 function buyerWithTimedOrder(sendAt: number) {
   return defineStrategy({
     name: 'timed-buyer',
@@ -28,7 +30,7 @@ function buyerWithTimedOrder(sendAt: number) {
       ctx.state.placed = true;
       return [
         ctx.order.market({ sym: BTC, side: 'BUY', qty: 1 }),
-        ctx.order.conditional({ sym: BTC, side: 'BUY', qty: 1, code: 'TIME', sendAt }),
+        ctx.order.conditional({ sym: AAPL, side: 'BUY', qty: 1, code: 'TIME', sendAt }),
       ];
     },
   });
@@ -67,8 +69,9 @@ function markRecordAt(dt: number, fundingAt: number): RecordedMessage {
 }
 
 /**
- * Quotes every second for 10 s (a mark announcing funding at `fundingAt` after the first) and a
- * run of {@link buyerWithTimedOrder} over them.
+ * Quotes of BTC and AAPL every second for 10 s from a Monday's 09:30 New York, when AAPL trades (a
+ * mark of BTC announcing funding at `fundingAt` after the first), and a run of
+ * {@link buyerWithTimedOrder} over them.
  */
 async function runQuotes(
   sendAt: number,
@@ -78,13 +81,17 @@ async function runQuotes(
   const path = join(aTempDir(), 'quotes.jsonl');
   await writeRecording(path, [
     quoteRecordAt(0, '100', '100.1'),
+    quoteRecordAt(0, '190', '190.1', AAPL),
     markRecordAt(1, fundingAt),
-    ...Array.from({ length: 10 }, (_, i) => quoteRecordAt((i + 1) * 1000, '100', '100.1')),
+    ...Array.from({ length: 10 }, (_, i) => [
+      quoteRecordAt((i + 1) * 1000, '100', '100.1'),
+      quoteRecordAt((i + 1) * 1000, '190', '190.1', AAPL),
+    ]).flat(),
   ]);
   const result = await runBacktest({
     recordings: [path],
     decode: decodeMarketRecord,
-    instruments: [anInstrument(BTC)],
+    instruments: [anInstrument(BTC), anInstrument(AAPL)],
     strategies: [{ id: 't', strategy: buyerWithTimedOrder(sendAt) }],
     gate: new RiskGate(),
     startingCash: D(10_000),

@@ -175,6 +175,53 @@ describe('backtest runner: an emulated trailing stop', () => {
     result.dispose?.();
   });
 
+  it('denies a stop whose MARKET order is over maxNotionalPerOrder when it is placed, and holds only the one within it', async () => {
+    // A SELL stop of 6 (some 600 at 100) is over the 500 limit: denied at once, never held nor
+    // listed. The SELL stop of 1 is held and protects the long as before.
+    const sizes = defineStrategy<Record<string, never>, { placed: boolean }>({
+      name: 'sizes',
+      params: z.object({}).strict(),
+      state: () => ({ placed: false }),
+      onQuote: (ctx) => {
+        if (ctx.state.placed) return undefined;
+        ctx.state.placed = true;
+        return [
+          ctx.order.market({ sym: SYM, side: 'BUY', qty: 1 }),
+          ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty: 6, offset: { ticks: 5 }, ref: 'big-1' }),
+          ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty: 1, offset: { ticks: 5 }, ref: 'trail-1' }),
+        ];
+      },
+    });
+    const path = join(temp.dir, 'over-notional.jsonl');
+    await writeRecording(path, [
+      quoteRecordAt(0, '100', '100.1'),
+      tradeRecordAt(1000, '101'), // active: stop 100.5
+      tradeRecordAt(2000, '100.4'), // crosses: the stop's MARKET SELL goes out
+      quoteRecordAt(3000, '100.3', '100.4'),
+    ]);
+    const result = await runBacktest({
+      recordings: [path],
+      decode: decodeQuotesAndTrades,
+      instruments: [anInstrument(SYM)],
+      strategies: [{ id: 'sz', strategy: sizes, params: {} }],
+      gate: new RiskGate({ limits: { maxNotionalPerOrder: 500 } }),
+      startingCash: D(10_000),
+      closeAtEnd: false,
+      latency: { orderEntry: { fixedMs: 10, jitterMs: 0 }, marketData: { fixedMs: 0, jitterMs: 0 } },
+    });
+    expect([...(result.denials ?? [])].map((d) => `T0+${d.ts - T0} ${d.source} ${d.check} ${d.ref}`)).toEqual(
+      ['T0+0 risk maxNotional big-1'],
+    );
+    expect([...(result.denials ?? [])][0]?.reason).toMatch(
+      /^placeOrder big-1: notional [\d.]+ is over the portfolio's maxNotionalPerOrder 500$/,
+    );
+    expect(result.trailingStops?.map((s) => `${s.ref} ${s.status}`)).toEqual(['trail-1 TRIGGERED']);
+    const fills = [...result.fills].map((f) => `${f.clientOrderId} ${f.side} ${f.quantity.toFixed()}`);
+    expect(fills).toEqual(['sz-1 BUY 1', 'trail-1 SELL 1']);
+    expect([...result.orders].map((o) => o.clientOrderId)).not.toContain('big-1');
+    result.dispose?.();
+  });
+
   /**
    * Backtests a SELL trailing stop 2.0 under the highest price, placed in onStart, on a recording
    * of these bars (open, high, low, close), orders reaching the venue 10 ms after they are sent.

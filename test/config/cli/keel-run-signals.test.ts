@@ -18,7 +18,9 @@ describe('keel run on paper', () => {
     });
     expect(code).toBe(EXIT.INTERRUPTED);
     expect(out.stdout).toContain('SYNTHETIC');
-    expect(out.stdout).toMatch(/Session done: \d+ events, \d+ intents, \d+ fills/);
+    expect(out.stdout).toMatch(
+      /Session done: \d+ events \(\d+ market data, \d+ User Data\), \d+ intents, \d+ fills/,
+    );
     expect(existsSync(join(dir, 'graceful.jsonl.gz'))).toBe(true);
     expect(existsSync(join(dir, 'graceful-report.html'))).toBe(true);
   }, 60_000);
@@ -30,7 +32,9 @@ describe('keel run on paper', () => {
       child.kill('SIGHUP');
     });
     expect(code, out.stderr).toBe(EXIT.HANGUP);
-    expect(out.stdout).toMatch(/Session done: \d+ events, \d+ intents, \d+ fills/);
+    expect(out.stdout).toMatch(
+      /Session done: \d+ events \(\d+ market data, \d+ User Data\), \d+ intents, \d+ fills/,
+    );
     expect(out.stderr).toContain('"reason":"SIGHUP"');
     expect(existsSync(join(dir, 'hangup-report.html'))).toBe(true);
   }, 60_000);

@@ -43,7 +43,7 @@ describe('run metrics', () => {
     expect(metrics.timingGate(armed).watchesEquity?.()).toBe(true);
   });
 
-  it("passes on the gate's trading status, so a session's kernel refuses a trailing stop while HALTED", () => {
+  it("passes on the gate's trading status, so a session's halt sweep goes on while a strategy is HALTED", () => {
     metrics = new RunMetrics(() => 0);
     const gate = new RiskGate();
     gate.halt('operator', 'mm');
@@ -73,6 +73,24 @@ describe('run metrics', () => {
     const url = await metrics.listen('127.0.0.1', 0);
     // Only the acknowledged ones have a latency.
     expect(await (await fetch(url)).text()).toContain('keel_order_latency_seconds_count 500');
+  });
+
+  it('notes no send time for a trailing stop approved when placed: the kernel holds it, its order is timed when it fires', () => {
+    metrics = new RunMetrics(() => 0);
+    const gate = metrics.timingGate(new RiskGate());
+    const { strategyId, intent } = aPlaceOrder('trail-1', '1');
+    const trailingStop = { offsetType: 'TICKS', offset: D(5), triggerOn: 'last' } as const;
+    const { price: _price, ...market } = {
+      ...intent,
+      orderType: 'MARKET' as const,
+      timeInForce: 'IOC' as const,
+    };
+    expect(gate.evaluate({ strategyId, intent: { ...market, trailingStop } }, aRiskView()).kind).toBe(
+      'approved',
+    );
+    expect(metrics.awaitingAcks).toBe(0);
+    expect(gate.evaluate({ strategyId, intent: market }, aRiskView()).kind).toBe('approved');
+    expect(metrics.awaitingAcks).toBe(1);
   });
 
   it('serves intents and denials as the kernel reports them, order latency and equity on /metrics', async () => {

@@ -13,7 +13,7 @@ function outcomeOf(result: VenueSessionOutcome['result']): VenueSessionOutcome {
     exitCode: 0,
     fills: [],
     intents: 1,
-    events: 10,
+    events: { market: 4, userData: 6 },
     startEquity: D(100),
     endEquity: D('-6.83'),
     recording: undefined,
@@ -79,7 +79,7 @@ describe('paper and live sessions: denied intents', () => {
       outputs: { json: '/tmp/r.json', html: '/tmp/r.html', csv: ['/tmp/r.fills.csv', '/tmp/r.denials.csv'] },
     };
     const lines = formatSessionSummary(outcome, false).split('\n');
-    expect(lines[0]).toBe('Session done: 10 events, 1 intents, 0 fills');
+    expect(lines[0]).toBe('Session done: 10 events (4 market data, 6 User Data), 1 intents, 0 fills');
     expect(lines).toContain(
       '  3 intents denied (risk submitRate 2, kernel kernel.ref 1): /tmp/r.denials.csv',
     );

@@ -17,4 +17,23 @@ describe('risk settings of a config', () => {
     expect(gate.killSwitch.tripTo).toBe('HALTED');
     expect(Object.keys(riskGateConfigSchema.shape).sort()).toEqual(Object.keys(gate).sort());
   });
+
+  it('refuses a priceBand of 1 or more at its line: a band is a fraction, and 5 is 500 %, not 5 %', () => {
+    for (const band of ['1', '5']) {
+      const result = parseConfigText(`${BACKTEST_YAML}risk:\n  priceBand: ${band}\n`, {
+        file: 'bt.yaml',
+        env: {},
+      });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.problems.map(formatConfigProblem)).toEqual([
+        expect.stringMatching(
+          /^✖ risk\.priceBand must be less than 1: it is a fraction \(0\.05 = 5 %\), and a band of 1 or more lets every BUY price through → at risk\.priceBand \(bt\.yaml:\d+:\d+\)$/,
+        ),
+      ]);
+    }
+    expect(
+      parseConfigText(`${BACKTEST_YAML}risk:\n  priceBand: 0.99\n`, { file: 'bt.yaml', env: {} }).ok,
+    ).toBe(true);
+  });
 });

@@ -6,8 +6,8 @@ import { RiskGate } from '../../../core/risk/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
 import { aTrade, BTC } from '../../kit/kernel-events.ts';
 
-/** Places a SELL trailing stop on its first trade; records what it hears back. */
-function trailer() {
+/** Places a SELL trailing stop (reduce-only unless told) on its first trade; records what it hears back. */
+function trailer(reduceOnly = true) {
   const denials: IntentDenied[] = [];
   const stops: TrailingStop[] = [];
   const strategy = defineStrategy({
@@ -15,7 +15,7 @@ function trailer() {
     params: z.object({}),
     onTrade: (ctx, trade) =>
       trade.ts === 1
-        ? ctx.order.trailingStop({ sym: BTC, side: 'SELL', qty: 1, offset: { ticks: 5 } })
+        ? ctx.order.trailingStop({ sym: BTC, side: 'SELL', qty: 1, offset: { ticks: 5 }, reduceOnly })
         : undefined,
     onDenied: (_ctx, denial) => {
       denials.push(denial);
@@ -44,7 +44,7 @@ describe('an emulated trailing stop and the trading state', () => {
     expect(t.denials[0]?.reason).toMatch(/trading is HALTED \(operator: halt\); only cancels pass/);
   });
 
-  it('is accepted while trading is REDUCING: its order is judged when it fires', () => {
+  it('is accepted while trading is REDUCING when reduce-only, as a reduce-only algo order is: its order is judged again when it fires', () => {
     const gate = new RiskGate();
     gate.reduceOnly('operator: reduce');
     const t = trailer();
@@ -52,5 +52,20 @@ describe('an emulated trailing stop and the trading state', () => {
     rig.market.next(aTrade(1, 100));
     expect(t.denials).toEqual([]);
     expect(t.stops[0]?.status).toBe('PENDING');
+  });
+
+  it('is denied when placed while trading is REDUCING when it may open a position', () => {
+    const gate = new RiskGate();
+    gate.reduceOnly('operator: reduce');
+    const t = trailer(false);
+    const rig = aKernelRig([{ id: 's', strategy: t.strategy }], { gate });
+    rig.market.next(aTrade(1, 100));
+    expect(t.stops).toEqual([]);
+    expect(t.denials.map((d) => [d.source, d.check, d.intentKind])).toEqual([
+      ['risk', 'tradingState', 'placeOrder'],
+    ]);
+    expect(t.denials[0]?.reason).toMatch(
+      /trading is REDUCING \(operator: reduce\); only risk-reducing intents pass/,
+    );
   });
 });

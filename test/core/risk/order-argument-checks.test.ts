@@ -123,50 +123,50 @@ describe('PLACE_ORDER argument checks', () => {
   describe('conditionArguments', () => {
     it('denies UT, DT, SL and OCO without a triggerPrice', () => {
       for (const code of ['UT', 'DT', 'SL', 'OCO'] as const) {
-        expectDenied('conditionArguments', aLimitOrder({ condition: { code } }), aRiskView());
+        expectDenied('conditionArguments', anEquityOrder({ condition: { code } }), equityView());
       }
     });
     it('denies OCO without a stopPrice', () => {
       const reason = expectDenied(
         'conditionArguments',
-        aLimitOrder({ condition: { code: 'OCO', triggerPrice: D('101') } }),
-        aRiskView(),
+        anEquityOrder({ condition: { code: 'OCO', triggerPrice: D('191') } }),
+        equityView(),
       );
       expect(reason).toContain('stopPrice');
     });
     it('denies TIME without a yyyy-MM-dd HH:mm:ss timeToSend', () => {
       expectDenied(
         'conditionArguments',
-        aLimitOrder({ condition: { code: 'TIME', timeToSend: '2026-01-05T14:30:00' } }),
-        aRiskView(),
+        anEquityOrder({ condition: { code: 'TIME', timeToSend: '2026-01-05T14:30:00' } }),
+        equityView(),
       );
     });
     it('denies a triggerPrice or an OCO stopPrice of zero', () => {
       for (const code of ['UT', 'DT', 'SL', 'OCO'] as const) {
         expectDenied(
           'conditionArguments',
-          aLimitOrder({ condition: { code, triggerPrice: D('0'), stopPrice: D('95') } }),
-          aRiskView(),
+          anEquityOrder({ condition: { code, triggerPrice: D('0'), stopPrice: D('185') } }),
+          equityView(),
         );
       }
       const reason = expectDenied(
         'conditionArguments',
-        aLimitOrder({ condition: { code: 'OCO', triggerPrice: D('105'), stopPrice: D('0') } }),
-        aRiskView(),
+        anEquityOrder({ condition: { code: 'OCO', triggerPrice: D('195'), stopPrice: D('0') } }),
+        equityView(),
       );
       expect(reason).toContain('positive stopPrice');
     });
-    it('passes complete conditional orders', () => {
-      expectApproved(aLimitOrder({ condition: { code: 'SL', triggerPrice: D('95') } }), aRiskView());
+    it('passes complete conditional orders (of a US equity: crypto orders carry no condition)', () => {
+      expectApproved(anEquityOrder({ condition: { code: 'SL', triggerPrice: D('185') } }), equityView());
       expectApproved(
-        aLimitOrder({ condition: { code: 'OCO', triggerPrice: D('105'), stopPrice: D('95') } }),
-        aRiskView(),
+        anEquityOrder({ condition: { code: 'OCO', triggerPrice: D('195'), stopPrice: D('185') } }),
+        equityView(),
       );
       expectApproved(
-        aLimitOrder({ condition: { code: 'TIME', timeToSend: '2026-01-05 14:30:00' } }),
-        aRiskView(),
+        anEquityOrder({ condition: { code: 'TIME', timeToSend: '2026-01-05 14:30:00' } }),
+        equityView(),
       );
-      expectApproved(aLimitOrder({ condition: { code: 'HOLD' } }), aRiskView());
+      expectApproved(anEquityOrder({ condition: { code: 'HOLD' } }), equityView());
     });
   });
 

@@ -175,6 +175,13 @@ describe('order book checks', () => {
       const stop = aSellStop({ triggerType: 'MarkPrice' });
       expectApproved(stop, aRiskView());
     });
+    it('leaves a new reduce-only trailing stop to its release, as an algo order: its order is judged when it fires', () => {
+      const trailingStop = { offsetType: 'TICKS', offset: D(5), triggerOn: 'last' } as const;
+      const stop = aMarketOrder({ side: 'SELL', reduceOnly: true, trailingStop });
+      expectApproved(stop, aRiskView());
+      const { trailingStop: _released, ...order } = stop;
+      expectDenied('reduceOnly', order, aRiskView());
+    });
     it('passes a closePosition, or a closePositions of BTC and a flat ETH, exactly when a leg it reaches is open or an open order could open it, and says so when it denies (property)', () => {
       const sides = ['NONE', 'LONG', 'SHORT'] as const;
       fc.assert(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { D } from '../../../../core/model/index.ts';
+import { CONDITION_CODES, D } from '../../../../core/model/index.ts';
 import {
   algoOrderFromWire,
   algoOrderWireSchema,
@@ -19,6 +19,7 @@ import {
   placeOrderBodySchema,
   positionFromWire,
   positionWireSchema,
+  RequestRuleError,
 } from '../../../../core/venue/index.ts';
 import { aLimitOrder, aMarketOrder } from '../../../kit/intent-builders.ts';
 import {
@@ -137,5 +138,26 @@ describe('wire <-> model mapping', () => {
     expect(limit).toMatchObject({ orderQty: '0.5', limitPrice: '100.25', clientOrderId: 'c-1' });
     const market = placeOrderBodyFromIntent(aMarketOrder({ ref: 'c-2', timeInForce: 'FAK' }));
     expect(market).toMatchObject({ orderType: 'MARKET', limitPrice: '0', timeInForce: 'IOC' });
+  });
+
+  it('refuses to write a place-order body for a conditional order, which crypto orders have no field for', () => {
+    for (const code of CONDITION_CODES) {
+      const intent = aLimitOrder({
+        ref: 'c-3',
+        condition: { code, triggerPrice: D('95'), stopPrice: D('90') },
+      });
+      let thrown: unknown;
+      try {
+        placeOrderBodyFromIntent(intent);
+      } catch (error) {
+        thrown = error;
+      }
+      // Sent without it, the order would go at once, as a plain order.
+      expect(thrown).toBeInstanceOf(RequestRuleError);
+      expect(thrown).toMatchObject({
+        field: 'condition',
+        message: `condition: ${code} is a PLACE_ORDER (US equities) condition: crypto orders carry none`,
+      });
+    }
   });
 });
