@@ -1,5 +1,5 @@
 import type { Account, Asset, Dec, PositionSide } from '../model/index.ts';
-import { decimalOf, ZERO } from '../model/index.ts';
+import { decimalOfComputed, ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 import { type LatestMarketData, referencePriceOf } from './market-prices.ts';
@@ -75,7 +75,7 @@ export function grossExposureOf(state: EquitySource): Dec {
       continue;
     }
     const qty = state.positionQty(position.sym, position.positionSide);
-    if (!qty.isZero()) total = total.add(qty.abs().mul(spec.contractSize).mul(decimalOf(price)));
+    if (!qty.isZero()) total = total.add(qty.abs().mul(spec.contractSize).mul(decimalOfComputed(price)));
   }
   return total;
 }

@@ -64,6 +64,20 @@ export function decimalOf(value: number): Dec {
   return fewDigitDecimal(value) ?? new MoneyDecimal(value.toString());
 }
 
+/**
+ * The Decimal of a price computed from venue numbers, such as a quote's mid `(bid + ask) / 2`:
+ * the float sum carries a binary tail (94999.29999999999 for the mid of 94999.2 and 94999.4),
+ * which {@link decimalOf} would keep. Rounded to 15 significant digits, it gives back the exact
+ * decimal whenever that has at most 15 (the mid of two venue prices of at most 14 does), so the
+ * risk gate's notionals and their denial messages carry the price, not the tail. A number of at
+ * most 15 significant digits (a venue price as it came) is taken as {@link decimalOf} takes it.
+ * @param value - a finite number computed from venue numbers
+ * @returns its Decimal
+ */
+export function decimalOfComputed(value: number): Dec {
+  return fewDigitDecimal(value) ?? new MoneyDecimal(value.toPrecision(15));
+}
+
 /** The largest integer of 15 digits: two decimals of at most 15 significant digits never round to one double. */
 const FIFTEEN_DIGITS = 999_999_999_999_999;
 

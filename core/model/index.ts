@@ -29,6 +29,7 @@ export {
   D,
   decimalForStep,
   decimalOf,
+  decimalOfComputed,
   floorToStep,
   formatDecimal,
   isAboveZero,

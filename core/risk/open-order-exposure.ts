@@ -1,5 +1,5 @@
 import type { Dec, Order, OrderSide, PositionSide } from '../model/index.ts';
-import { asNumber, D, decimalOf, onlyReducesPosition, ZERO } from '../model/index.ts';
+import { asNumber, D, decimalOfComputed, onlyReducesPosition, ZERO } from '../model/index.ts';
 import {
   claimedLimitPrice,
   claimedOrderQty,
@@ -42,7 +42,7 @@ function openOrderNotional(order: Order, view: RiskView): Dec | undefined {
   if (order.orderType === 'LIMIT' && !order.limitPrice.isZero())
     return contracts.mul(claimedLimitPrice(order, view));
   const reference = view.referencePrice(order.sym);
-  return reference === undefined ? undefined : contracts.mul(decimalOf(reference));
+  return reference === undefined ? undefined : contracts.mul(decimalOfComputed(reference));
 }
 
 /**
@@ -204,5 +204,5 @@ function legValue(leg: LegOrders, view: RiskView): Dec {
   const reference = view.referencePrice(leg.sym);
   const qty = view.positionQty(leg.sym, leg.positionSide);
   if (spec === undefined || reference === undefined || qty.isZero()) return ZERO;
-  return qty.mul(spec.contractSize).mul(decimalOf(reference));
+  return qty.mul(spec.contractSize).mul(decimalOfComputed(reference));
 }

@@ -9,7 +9,7 @@ import type {
   PositionSide,
   ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
-import { decimalOf, ZERO } from '../model/index.ts';
+import { decimalOfComputed, ZERO } from '../model/index.ts';
 import type { RiskView } from './risk-view.ts';
 
 /** The order an intent would put on the book, as the size and limit checks see it. */
@@ -150,7 +150,7 @@ function stricterAlgoPrice(
   view: RiskView,
 ): Dec {
   const reference = view.referencePrice(algo.sym);
-  const market = reference === undefined ? ZERO : decimalOf(reference);
+  const market = reference === undefined ? ZERO : decimalOfComputed(reference);
   const valued = (price: Dec): Dec => (price.isZero() ? market : price);
   let stricter = algo.price;
   for (const replace of replaces)
@@ -163,7 +163,7 @@ function estimatedQty(sym: string, quoteQty: Dec, view: RiskView): Dec {
   const reference = view.referencePrice(sym);
   const spec = view.instrument(sym);
   if (reference === undefined || reference <= 0 || spec === undefined) return ZERO;
-  return quoteQty.div(spec.contractSize.mul(decimalOf(reference)));
+  return quoteQty.div(spec.contractSize.mul(decimalOfComputed(reference)));
 }
 
 /**
@@ -243,7 +243,7 @@ export function claimedLimitPrice(order: Order, view: RiskView): Dec {
 export function notionalPrice(terms: OrderTerms, view: RiskView): Dec | undefined {
   if (terms.price !== undefined) return terms.price;
   const reference = view.referencePrice(terms.sym);
-  return reference === undefined ? undefined : decimalOf(reference);
+  return reference === undefined ? undefined : decimalOfComputed(reference);
 }
 
 /**

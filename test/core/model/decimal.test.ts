@@ -7,6 +7,7 @@ import {
   asNumber,
   D,
   decimalOf,
+  decimalOfComputed,
   formatDecimal,
   isAboveZero,
   isBelowZero,
@@ -123,6 +124,39 @@ describe('decimal parsing and formatting', () => {
       expect(() => parseDecimal(text, 'limitPrice')).toThrow(/limitPrice must be a decimal string/);
     },
   );
+});
+
+describe('decimalOfComputed', () => {
+  it('gives the exact mid of two venue prices, not the float tail of (bid + ask) / 2', () => {
+    const mid = (94999.2 + 94999.4) / 2;
+    expect(decimalOf(mid).toFixed()).toBe('94999.29999999999');
+    expect(decimalOfComputed(mid).toFixed()).toBe('94999.3');
+  });
+
+  it('recovers the exact mid of any two venue prices of at most 14 significant digits', () => {
+    const price = fc
+      .record({ int: fc.stringMatching(/^[1-9]\d{0,6}$/), frac: fc.stringMatching(/^\d{1,6}$/) })
+      .map((p) => `${p.int}.${p.frac}`)
+      .filter((text) => text.replace('.', '').replace(/^0+/, '').length <= 14);
+    fc.assert(
+      fc.property(price, price, (bid, ask) => {
+        const exact = parseDecimal(bid).plus(parseDecimal(ask)).div(2);
+        expect(decimalOfComputed((numberOf(bid) + numberOf(ask)) / 2).eq(exact)).toBe(true);
+      }),
+    );
+  });
+
+  it('takes a venue price of at most 15 significant digits as it came, as decimalOf does', () => {
+    const fifteenDigits = venueDecimal.filter(
+      (text) => text.replace(/[-.]/g, '').replace(/^0+/, '').length <= 15,
+    );
+    fc.assert(
+      fc.property(fifteenDigits, (text) => {
+        const value = numberOf(text);
+        expect(decimalOfComputed(value).eq(decimalOf(value))).toBe(true);
+      }),
+    );
+  });
 });
 
 describe('asNumber', () => {

@@ -29,6 +29,16 @@ describe('exposure limits', () => {
       view.references.clear();
       expectDenied('maxNotional', aMarketOrder(), view, { limits: { maxNotionalPerOrder: '1000' } });
     });
+    it('values a market order at the quote mid itself, not the float tail of (bid + ask) / 2', () => {
+      const view = aRiskView();
+      view.references.set(BTC, (94999.2 + 94999.4) / 2);
+      const reason = expectDenied('maxNotional', aMarketOrder({ qty: D('0.06') }), view, {
+        limits: { maxNotionalPerOrder: '5000' },
+      });
+      expect(reason).toBe(
+        "placeOrder ref-1: notional 5699.958 is over the portfolio's maxNotionalPerOrder 5000",
+      );
+    });
     it('passes an order at the limit', () => {
       expectApproved(aLimitOrder({ qty: D('10') }), aRiskView(), { limits: { maxNotionalPerOrder: '1000' } });
     });

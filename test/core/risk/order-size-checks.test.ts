@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { D } from '../../../core/model/index.ts';
+import { D, decimalOfComputed } from '../../../core/model/index.ts';
 import { minNotionalCheck } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
@@ -154,7 +154,9 @@ describe('minNotional on numbers first', () => {
           const price = exact.add(D(tweak).mul('1e-12')).toSignificantDigits(20);
           view.references.set(spec.sym, price.toNumber());
           const intent = type === 'limit' ? aLimitOrder({ qty, price }) : aMarketOrder({ qty });
-          const at = type === 'limit' ? price : D(price.toNumber());
+          // A market order's notional is at the reference number's Decimal as the gate takes a
+          // computed price (decimalOfComputed: 15 significant digits).
+          const at = type === 'limit' ? price : decimalOfComputed(price.toNumber());
           const expected = qty.mul(spec.contractSize).mul(at).greaterThanOrEqualTo(spec.minNotional);
           const denial = minNotionalCheck.run({
             strategyId: 's',
