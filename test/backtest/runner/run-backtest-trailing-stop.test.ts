@@ -34,20 +34,30 @@ function tradeRecordAt(dt: number, price: string): RecordedMessage {
   };
 }
 
-/** On the first quote: buys 1 at market and protects it with a SELL trailing stop 5 ticks under the highest trade. */
-const trailer = defineStrategy<Record<string, never>, { placed: boolean }>({
-  name: 'trailer',
-  params: z.object({}).strict(),
-  state: () => ({ placed: false }),
-  onQuote: (ctx) => {
-    if (ctx.state.placed) return undefined;
-    ctx.state.placed = true;
-    return [
-      ctx.order.market({ sym: SYM, side: 'BUY', qty: 1 }),
-      ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty: 1, offset: { ticks: 5 }, ref: 'trail-1' }),
-    ];
-  },
-});
+/**
+ * On the first quote: buys 1 at market and places SELL trailing stops 5 ticks under the highest
+ * trade, of the given sizes and references.
+ */
+function buyAndTrail(name: string, stops: readonly { readonly qty: number; readonly ref: string }[]) {
+  return defineStrategy<Record<string, never>, { placed: boolean }>({
+    name,
+    params: z.object({}).strict(),
+    state: () => ({ placed: false }),
+    onQuote: (ctx) => {
+      if (ctx.state.placed) return undefined;
+      ctx.state.placed = true;
+      return [
+        ctx.order.market({ sym: SYM, side: 'BUY', qty: 1 }),
+        ...stops.map(({ qty, ref }) =>
+          ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty, offset: { ticks: 5 }, ref }),
+        ),
+      ];
+    },
+  });
+}
+
+/** Buys 1 and protects it with a SELL trailing stop of 1. */
+const trailer = buyAndTrail('trailer', [{ qty: 1, ref: 'trail-1' }]);
 
 describe('backtest runner: an emulated trailing stop', () => {
   const temp = tempDir();
@@ -178,20 +188,10 @@ describe('backtest runner: an emulated trailing stop', () => {
   it('denies a stop whose MARKET order is over maxNotionalPerOrder when it is placed, and holds only the one within it', async () => {
     // A SELL stop of 6 (some 600 at 100) is over the 500 limit: denied at once, never held nor
     // listed. The SELL stop of 1 is held and protects the long as before.
-    const sizes = defineStrategy<Record<string, never>, { placed: boolean }>({
-      name: 'sizes',
-      params: z.object({}).strict(),
-      state: () => ({ placed: false }),
-      onQuote: (ctx) => {
-        if (ctx.state.placed) return undefined;
-        ctx.state.placed = true;
-        return [
-          ctx.order.market({ sym: SYM, side: 'BUY', qty: 1 }),
-          ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty: 6, offset: { ticks: 5 }, ref: 'big-1' }),
-          ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty: 1, offset: { ticks: 5 }, ref: 'trail-1' }),
-        ];
-      },
-    });
+    const sizes = buyAndTrail('sizes', [
+      { qty: 6, ref: 'big-1' },
+      { qty: 1, ref: 'trail-1' },
+    ]);
     const path = join(temp.dir, 'over-notional.jsonl');
     await writeRecording(path, [
       quoteRecordAt(0, '100', '100.1'),

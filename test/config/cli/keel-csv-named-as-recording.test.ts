@@ -27,8 +27,8 @@ function backtestConfig(): string {
   return file;
 }
 
-/** A paper config replaying yahoo.csv as its recording (line 8). */
-function paperConfig(): string {
+/** A paper config running sma-cross, with `rest` after its strategies (line 7 on), and yahoo.csv beside it. */
+function paperConfigWith(rest: string): string {
   const dir = tempDir();
   writeFileSync(join(dir, 'yahoo.csv'), YAHOO);
   const file = join(dir, 'paper.yaml');
@@ -40,38 +40,20 @@ strategies:
   - id: sma
     use: sma-cross
     params: { sym: BINANCE_PERP_BTC_USDT }
-paper:
-  source: { kind: recording, path: yahoo.csv }
-report: { json: ${join(dir, 'r.json')}, html: ${join(dir, 'r.html')} }
+${rest}report: { json: ${join(dir, 'r.json')}, html: ${join(dir, 'r.html')} }
 `,
   );
   return file;
 }
 
+/** A paper config replaying yahoo.csv as its recording (line 8). */
+const paperConfig = (): string => paperConfigWith('paper:\n  source: { kind: recording, path: yahoo.csv }\n');
+
 /** A paper config warming up on yahoo.csv named as a plain history entry (line 10). */
-function paperWarmUpConfig(): string {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'yahoo.csv'), YAHOO);
-  const file = join(dir, 'paper.yaml');
-  writeFileSync(
-    file,
-    `mode: paper
-instruments: [BINANCE_PERP_BTC_USDT]
-strategies:
-  - id: sma
-    use: sma-cross
-    params: { sym: BINANCE_PERP_BTC_USDT }
-warmUp:
-  period: 1h
-  history:
-    - yahoo.csv
-paper:
-  source: { kind: synthetic, seed: 1 }
-report: { json: ${join(dir, 'r.json')}, html: ${join(dir, 'r.html')} }
-`,
+const paperWarmUpConfig = (): string =>
+  paperConfigWith(
+    'warmUp:\n  period: 1h\n  history:\n    - yahoo.csv\npaper:\n  source: { kind: synthetic, seed: 1 }\n',
   );
-  return file;
-}
 
 // keel validate passed these ("✔ valid" and a ⚠), then the run refused them: "header is not JSON",
 // with neither the config's line nor a word of how to replay a CSV.
