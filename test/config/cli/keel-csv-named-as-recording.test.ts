@@ -73,34 +73,38 @@ describe('an OHLCV CSV named where a recording is expected', () => {
     }
   }, 60_000);
 
-  it('keel validate and keel run refuse a paper source at its line, with the import-csv hint', async () => {
-    const file = paperConfig();
-    for (const args of [
-      ['validate', file],
-      ['run', file],
-    ]) {
-      const run = await keelInProcess(args);
-      expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-      expect(run.stderr).toContain(
+  it.each([
+    {
+      entry: 'a paper source, with the import-csv hint',
+      config: paperConfig,
+      problem:
         '✖ source.path names yahoo.csv, an OHLCV CSV, not a recording; make it a recording with keel import-csv',
-      );
-      expect(run.stderr).toContain(`→ at paper.source.path (${file}:8:`);
-    }
-  }, 60_000);
-
-  it('keel validate and keel run refuse a plain warm-up history entry at its line, with the { csv, sym } hint', async () => {
-    const file = paperWarmUpConfig();
-    for (const args of [
-      ['validate', file],
-      ['run', file],
-    ]) {
-      const run = await keelInProcess(args);
-      expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-      expect(run.stderr).toContain(
+      at: 'paper.source.path',
+      line: 8,
+    },
+    {
+      entry: 'a plain warm-up history entry, with the { csv, sym } hint',
+      config: paperWarmUpConfig,
+      problem:
         '✖ warmUp.history[0] names yahoo.csv, an OHLCV CSV, not a recording; name it in warmUp.history as { csv: yahoo.csv, sym: <SYM> } (with interval, zone... as keel import-csv takes them), or make it a recording with keel import-csv',
-      );
-      expect(run.stderr).toContain(`→ at warmUp.history[0] (${file}:10:`);
-      expect(run.stderr).not.toContain('header is not JSON');
-    }
-  }, 60_000);
+      at: 'warmUp.history[0]',
+      line: 10,
+    },
+  ])(
+    'keel validate and keel run refuse $entry, at its line',
+    async ({ config, problem, at, line }) => {
+      const file = config();
+      for (const args of [
+        ['validate', file],
+        ['run', file],
+      ]) {
+        const run = await keelInProcess(args);
+        expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+        expect(run.stderr).toContain(problem);
+        expect(run.stderr).toContain(`→ at ${at} (${file}:${line}:`);
+        expect(run.stderr).not.toContain('header is not JSON');
+      }
+    },
+    60_000,
+  );
 });
