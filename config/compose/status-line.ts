@@ -11,12 +11,15 @@ export interface RunStatus {
   readonly equity: Dec;
   readonly pnl: Dec;
   readonly settleAsset: string;
+  /** The venue's streams not ready (`market down`, `private not reconciled`), shown before the trading state. */
+  readonly streams?: readonly string[];
   /** The portfolio's trading state when not ACTIVE (a kill switch trip), shown last. */
   readonly trading?: string;
 }
 
 /**
- * One line of run status: `paper 12s | events 5321 | intents 88 | fills 14 | equity 100012.3 USDT | PnL +12.3`.
+ * One line of run status: `paper 12s | events 5321 | intents 88 | fills 14 | equity 100012.3 USDT | PnL +12.3`,
+ * then `streams market down` while a venue stream is not ready and `trading HALTED` while tripped.
  * @param status - the figures
  * @returns the line, without newline
  */
@@ -29,6 +32,9 @@ export function formatStatus(status: RunStatus): string {
     `fills ${status.fills}`,
     `equity ${status.equity.toDecimalPlaces(2).toFixed(2)} ${status.settleAsset}`,
     `PnL ${status.pnl.gte(0) ? '+' : ''}${pnl}`,
+    ...(status.streams === undefined || status.streams.length === 0
+      ? []
+      : [`streams ${status.streams.join(', ')}`]),
     ...(status.trading === undefined ? [] : [`trading ${status.trading}`]),
   ].join(' | ');
 }
@@ -86,6 +92,9 @@ export function statusLogTo(logger: Pick<Logger, 'info'>): (status: RunStatus) =
         equity: status.equity.toDecimalPlaces(2).toFixed(2),
         pnl: status.pnl.toDecimalPlaces(2).toFixed(2),
         settleAsset: status.settleAsset,
+        ...(status.streams === undefined || status.streams.length === 0
+          ? {}
+          : { streamsNotReady: status.streams }),
         ...(status.trading === undefined ? {} : { trading: status.trading }),
       },
       'status',

@@ -6,6 +6,13 @@ import type { VenueStatus, VenueStream, VenueStreamState } from '../../core/mode
 import type { InboundCounters } from '../../core/venue/index.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
 
+/** A stream not in its ready state: never connected, down, or up but not reconciled. */
+interface UnreadyStream {
+  readonly stream: VenueStream;
+  readonly status: VenueStatus | undefined;
+  readonly lacks: 'connection' | 'up' | 'reconciliation';
+}
+
 /** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
 const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
 
@@ -122,15 +129,40 @@ export class VenueMetrics {
       const problem = check();
       if (problem !== undefined) problems.push(problem);
     }
-    for (const [stream, wanted] of this.readyStates) {
-      const status = this.streams.get(stream);
+    for (const { stream, status, lacks } of this.unreadyStreams()) {
       const why = status?.reason === undefined ? '' : ` (${status.reason})`;
-      if (status === undefined) problems.push(`the ${stream} stream has not connected yet`);
-      else if (status.state === 'down') problems.push(`the ${stream} stream is down${why}`);
-      else if (wanted === 'reconciled' && status.state !== 'reconciled')
-        problems.push(`the ${stream} stream is not reconciled yet${why}: new orders are denied`);
+      if (lacks === 'connection') problems.push(`the ${stream} stream has not connected yet`);
+      else if (lacks === 'up') problems.push(`the ${stream} stream is down${why}`);
+      else problems.push(`the ${stream} stream is not reconciled yet${why}: new orders are denied`);
     }
     return problems;
+  }
+
+  /**
+   * The streams not in their {@link ReadyStates}, in short, as a run's status line shows them.
+   * @returns e.g. `['market down', 'private not reconciled']`; empty when every stream is ready
+   */
+  streamsNotReady(): string[] {
+    return this.unreadyStreams().map(({ stream, lacks }) =>
+      lacks === 'connection'
+        ? `${stream} not connected`
+        : lacks === 'up'
+          ? `${stream} down`
+          : `${stream} not reconciled`,
+    );
+  }
+
+  /** Each stream not in its ready state, with its last change and what it lacks. */
+  private unreadyStreams(): UnreadyStream[] {
+    const unready: UnreadyStream[] = [];
+    for (const [stream, wanted] of this.readyStates) {
+      const status = this.streams.get(stream);
+      if (status === undefined) unready.push({ stream, status, lacks: 'connection' });
+      else if (status.state === 'down') unready.push({ stream, status, lacks: 'up' });
+      else if (wanted === 'reconciled' && status.state !== 'reconciled')
+        unready.push({ stream, status, lacks: 'reconciliation' });
+    }
+    return unready;
   }
 
   /** Brings the metrics read from elsewhere (the venue's counters) up to date. @returns the exposition text */

@@ -361,6 +361,7 @@ async function startAndRunVenueSession(
         equity,
         pnl: equity.sub(sessionEquity.startEquity ?? equityAtStart),
         settleAsset,
+        streams: metrics.streamsNotReady(),
         ...(guards.trading() === undefined ? {} : { trading: guards.trading() }),
       };
     },

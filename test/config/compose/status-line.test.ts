@@ -27,6 +27,15 @@ describe('status line', () => {
     );
   });
 
+  it('names the venue streams that are not ready before the trading state, so an outage is seen', () => {
+    expect(
+      formatStatus({ ...status, streams: ['market down', 'private not reconciled'], trading: 'HALTED' }),
+    ).toBe(
+      'paper 12s | events 5321 | intents 88 | fills 14 | equity 100012.35 USDT | PnL +12.35 | streams market down, private not reconciled | trading HALTED',
+    );
+    expect(formatStatus({ ...status, streams: [] })).toBe(formatStatus(status));
+  });
+
   it('ends an in-place TTY line with a final status and a newline when stopped', () => {
     let written = '';
     const stop = showStatus({ isTTY: true, write: (text: string) => (written += text) }, () => status);
@@ -43,7 +52,7 @@ describe('status line', () => {
       const records: [Record<string, unknown>, string][] = [];
       const stop = showStatus(
         { isTTY: false, write: (text: string) => (written += text) },
-        () => ({ ...status, trading: 'REDUCING' }),
+        () => ({ ...status, streams: ['private down'], trading: 'REDUCING' }),
         5_000,
         statusLogTo({
           info: (fields: Record<string, unknown>, msg: string) => records.push([fields, msg]),
@@ -61,6 +70,7 @@ describe('status line', () => {
         equity: '100012.35',
         pnl: '12.35',
         settleAsset: 'USDT',
+        streamsNotReady: ['private down'],
         trading: 'REDUCING',
       };
       expect(records).toEqual([

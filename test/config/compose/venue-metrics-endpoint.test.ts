@@ -95,4 +95,15 @@ describe('the /metrics endpoint', () => {
     );
     expect(await probe('/healthz')).toBe('200 ok\n');
   });
+
+  it('names the streams not ready in short for the status line, as /readyz names them', () => {
+    metrics = new VenueMetrics();
+    const status = new Subject<VenueStatus>();
+    metrics.watchVenue(status, { market: createInboundCounters() });
+    expect(metrics.streamsNotReady()).toEqual(['market not connected']);
+    status.next({ stream: 'market', state: 'up', ts: 0 });
+    expect(metrics.streamsNotReady()).toEqual([]);
+    status.next({ stream: 'market', state: 'down', ts: 1, reason: 'silent for two ping intervals' });
+    expect(metrics.streamsNotReady()).toEqual(['market down']);
+  });
 });
