@@ -51,7 +51,7 @@ describe("the kill switch's account file", () => {
     expect(accountKillSwitchFileOf(stateDir, accountOf('https://other.example/api', 'key-a'))).not.toBe(path);
   });
 
-  it("gives a second config on the account the first one's trip and start of day (result paths apart)", async () => {
+  it("gives a run started later on the account the first one's trip and start of day", async () => {
     const path = accountKillSwitchFileOf(newDir(), ACCOUNT);
     const first = aRun(path, { run: 'ks' });
     first.gate.observeEquity(NOW, D(100_000));
