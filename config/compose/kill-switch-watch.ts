@@ -81,6 +81,8 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
   /** The trip restored from an earlier run, told about once the strategies started. */
   let restoredTrip: TradingStatus | undefined;
   let started = false;
+  /** Whether the state came from the former file: written to the account's at once, for the other runs on it. */
+  let migrated = false;
   if (path !== undefined) {
     const { file, read } = startingRead(path, options.formerPath, options.account);
     if (read.kind === 'unreadable')
@@ -94,6 +96,7 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
         `kill switch state file ${file} is of another account: ignored, the kill switch starts from a fresh baseline`,
       );
     else if (read.kind === 'restored') {
+      migrated = file !== path;
       gate.restoreKillSwitch(read.state, options.now());
       const { marks, trip } = gate.killSwitchState();
       logger.info(
@@ -103,9 +106,9 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
           highWater: marks?.highWater.toFixed(),
           trip,
         },
-        file === path
-          ? 'kill switch restored from the earlier run'
-          : `kill switch restored from the earlier run's ${file}; kept in ${path} from now on`,
+        migrated
+          ? `kill switch restored from the earlier run's ${file}; kept in ${path} from now on`
+          : 'kill switch restored from the earlier run',
       );
       if (trip !== undefined) {
         logger.error(
@@ -159,6 +162,7 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
     if (failure !== undefined) logger.info({ file: path }, `kill switch state file ${path} written again`);
     failure = undefined;
   };
+  if (migrated) save();
   gate.onKillSwitchTrip((trip: TradingStatus, equity: Dec) => {
     options.countTrip(trip.state);
     logger.error(
