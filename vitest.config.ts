@@ -16,6 +16,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Keel's per-user state directory (the kill switch's account files) in a temporary one.
+    globalSetup: ['./test/kit/state-dir-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

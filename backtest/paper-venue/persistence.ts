@@ -126,11 +126,12 @@ export function savedText(path: string): string | undefined {
  * crash left had: the venue's files hold credentials, orders, fills and balances.
  * @param path - the file
  * @param text - its text
+ * @param temporary - the temporary file; default `<path>.tmp` (a file more than one process
+ *   writes needs a name of its own per process, or one's rename would move the other's half-written bytes)
  * @throws FileWriteError naming the file (its `code` the file system's, e.g. ENOSPC) when it
  *   cannot be written; the old file is left as it was and the temporary one removed
  */
-export function writeWhole(path: string, text: string): void {
-  const temporary = `${path}.tmp`;
+export function writeWhole(path: string, text: string, temporary = `${path}.tmp`): void {
   try {
     const fd = openPrivateSync(temporary, 'w');
     try {

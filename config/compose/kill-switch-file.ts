@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { makePrivateDirSync } from '../../backtest/files/index.ts';
 import { writeWhole } from '../../backtest/paper-venue/index.ts';
@@ -42,12 +42,27 @@ export function accountOf(restUrl: string, apiKey: string): string {
 }
 
 /**
- * The kill-switch state file of a run: next to its result, `<result without .json>.kill-switch.json`
- * (Keel's choice, beside the CSVs).
- * @param resultJsonPath - the run's result JSON path
- * @returns the state file's path
+ * The kill-switch state file of an account: in Keel's state directory, named by a digest of the
+ * account ({@link accountOf}), so every config on this machine that trades the account reads and
+ * writes the one file whatever its result path (a fresh result path would otherwise hand a
+ * restart a fresh daily loss budget).
+ * @param stateDir - Keel's per-user state directory (`keelStateDir`)
+ * @param account - the account ({@link accountOf})
+ * @returns e.g. `~/.local/state/keel/kill-switch/9c1e0f2a3b4d5e6f.json`
  */
-export function killSwitchFileOf(resultJsonPath: string): string {
+export function accountKillSwitchFileOf(stateDir: string, account: string): string {
+  const digest = createHash('sha256').update(account).digest('hex').slice(0, 16);
+  return join(stateDir, 'kill-switch', `${digest}.json`);
+}
+
+/**
+ * Where Keel kept a live run's kill-switch state before it kept it per account: next to its
+ * result, `<result without .json>.kill-switch.json`. Read only when the account's file is absent
+ * (a first start after the upgrade), never written.
+ * @param resultJsonPath - the run's result JSON path
+ * @returns the former state file's path
+ */
+export function resultKillSwitchFileOf(resultJsonPath: string): string {
   return `${resultJsonPath.replace(/\.json$/i, '')}.kill-switch.json`;
 }
 
@@ -135,12 +150,13 @@ export function killSwitchFileText(state: KillSwitchState, account: string, run:
 
 /**
  * Writes a state file whole (a temporary file renamed over it, so a crash leaves the old or the
- * new one, never half of one).
+ * new one, never half of one). The temporary file is this process's own: runs on one account
+ * write the one file.
  * @param path - the file
  * @param text - its text ({@link killSwitchFileText})
  * @throws when the directory cannot be made or the file written
  */
 export function writeKillSwitchFile(path: string, text: string): void {
   makePrivateDirSync(dirname(path));
-  writeWhole(path, text);
+  writeWhole(path, text, `${path}.${process.pid}.tmp`);
 }

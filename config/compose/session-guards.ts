@@ -8,7 +8,8 @@ import {
 } from '../../core/kernel/index.ts';
 import type { RiskGate, TradingStatus } from '../../core/risk/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
-import { accountOf, killSwitchFileOf } from './kill-switch-file.ts';
+import { keelStateDir } from './keel-state-dir.ts';
+import { accountKillSwitchFileOf, accountOf, resultKillSwitchFileOf } from './kill-switch-file.ts';
 import { watchKillSwitch } from './kill-switch-watch.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import { reportPathsOf } from './run-outputs.ts';
@@ -53,8 +54,9 @@ const SAVE_EVERY_MS = 5_000;
 
 /**
  * What keeps a live or paper session safe when a strategy stops being managed: the kill switch's
- * day baseline and trip kept across restarts (live runs: `<result>.kill-switch.json` next to the
- * result, per account), a trip logged at error, counted in `keel_kill_switch_trips_total`, failing
+ * day baseline and trip kept across restarts and shared by the runs on one account (live runs:
+ * one file per venue address and API key in Keel's state directory, see `keelStateDir`), a trip
+ * logged at error, counted in `keel_kill_switch_trips_total`, failing
  * the metrics endpoint's `/readyz` while in force (a restored one too) and, on
  * HALTED, the strategies' resting orders cancelled, and those that become known while it lasts
  * (see `sweepWhileHalted`), on REDUCING those that would add risk
@@ -99,10 +101,17 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
   };
   const armed =
     config.risk.killSwitch.dailyLossLimit !== undefined || config.risk.killSwitch.maxDrawdown !== undefined;
+  const account = accountOf(options.venue.restUrl, options.venue.apiKey);
   const watch = watchKillSwitch({
     gate: options.riskGate,
-    ...(armed && options.mode === 'live' ? { path: killSwitchFileOf(reportPathsOf(config).json) } : {}),
-    account: accountOf(options.venue.restUrl, options.venue.apiKey),
+    // A paper session's embedded venue is an account of its own process, gone when it ends.
+    ...(armed && options.mode === 'live'
+      ? {
+          path: accountKillSwitchFileOf(keelStateDir(), account),
+          formerPath: resultKillSwitchFileOf(reportPathsOf(config).json),
+        }
+      : {}),
+    account,
     run: config.name ?? reportPathsOf(config).json,
     logger,
     now: () => kernel.state.now(),

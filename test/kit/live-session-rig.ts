@@ -9,6 +9,7 @@ import {
 } from '../../backtest/paper-venue/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
 import { instrumentSpecsOf } from '../../config/compose/instrument-specs.ts';
+import { KEEL_STATE_DIR_VAR } from '../../config/compose/keel-state-dir.ts';
 import { runConfiguredSession } from '../../config/compose/session-run.ts';
 import { formatConfigProblem, loadConfig } from '../../config/loader/index.ts';
 import { D } from '../../core/model/index.ts';
@@ -62,6 +63,8 @@ export interface LiveSessionRig {
   ): Promise<Extract<Awaited<ReturnType<typeof runConfiguredSession>>, { ok: true }>>;
   /** A fresh directory, removed after the test (for {@link LiveSessionRun.dir}). */
   newDir(): string;
+  /** Keel's state directory of the rig's sessions (`KEEL_STATE_DIR`): a fresh one per rig. */
+  readonly stateDir: string;
   /**
    * Starts a new venue on the same port, credentials and feed in place of the running one:
    * - `state lost`: the new one knows nothing of the first one's orders;
@@ -103,6 +106,9 @@ export function liveSessionRigs(
   return async () => {
     process.env[KEY_VAR] = 'k';
     process.env[SECRET_VAR] = 's';
+    // Each rig's sessions keep account state (the kill switch's) apart from other tests' and the user's.
+    const stateDir = newDir();
+    process.env[KEEL_STATE_DIR_VAR] = stateDir;
     const options: PaperVenueOptions = {
       instruments: instrumentSpecsOf([{ sym: SESSION_SYM, overrides: {} }] as never),
       portfolios: [
@@ -138,6 +144,7 @@ export function liveSessionRigs(
         venues.push(venue);
       },
       newDir,
+      stateDir,
       // Signed on the venue's clock, as its Date header tells it (its replay's in realtime pacing).
       rest: (method, path, params) =>
         signedRest(endpoint, method, path, params, { nonceSeconds: Math.floor(venue.serverNow() / 1000) }),

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import {
+  accountKillSwitchFileOf,
   accountOf,
-  killSwitchFileOf,
   killSwitchFileText,
   readKillSwitchFile,
   writeKillSwitchFile,
@@ -53,8 +53,7 @@ describe('kill switch state file', () => {
     );
   });
 
-  it('lies next to the result, and names the account by a fingerprint of the key, never the key', () => {
-    expect(killSwitchFileOf('/x/out/mm-result.json')).toBe('/x/out/mm-result.kill-switch.json');
+  it('names the account by a fingerprint of the key, never the key', () => {
     expect(ACCOUNT).not.toContain('key-a');
     expect(accountOf('http://127.0.0.1:1/api', 'key-b')).not.toBe(ACCOUNT);
   });
@@ -162,9 +161,13 @@ describe('kill switch state file', () => {
 
 describe.skipIf(!POSIX_MODES)('the mode of a kill switch state file', () => {
   it('is 0600, in the folder it creates 0700', () => {
-    const dir = join(newDir(), 'out');
-    const path = join(dir, 'result.kill-switch.json');
+    const stateDir = join(newDir(), 'state');
+    const path = accountKillSwitchFileOf(stateDir, ACCOUNT);
     writeKillSwitchFile(path, '{}\n');
-    expect([modeOf(dir), modeOf(path)]).toEqual(['700', '600']);
+    expect([modeOf(stateDir), modeOf(join(stateDir, 'kill-switch')), modeOf(path)]).toEqual([
+      '700',
+      '700',
+      '600',
+    ]);
   });
 });

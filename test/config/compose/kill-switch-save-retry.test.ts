@@ -44,13 +44,13 @@ function aWatch() {
 describe('a kill-switch trip whose save failed (disk full at the trip)', () => {
   it('is saved by a later save once the disk has room again (at the next beat or at stop)', () => {
     const { path, lines, watch, halt, savedTrip } = aWatch();
-    // The disk is full at the trip (emulated: the temporary file's name is taken by a directory).
-    mkdirSync(`${path}.tmp`);
+    // The disk is full at the trip (emulated: this process's temporary file's name is taken by a directory).
+    mkdirSync(`${path}.${process.pid}.tmp`);
     halt();
     watch.save();
     expect(savedTrip()).toBeUndefined();
     // Room again; the 5-second beat and the stop both call save().
-    rmdirSync(`${path}.tmp`);
+    rmdirSync(`${path}.${process.pid}.tmp`);
     watch.save();
     expect(savedTrip()).toBe('HALTED');
     expect(watch.unsaved()).toBeUndefined();
@@ -65,7 +65,7 @@ describe('a kill-switch trip whose save failed (disk full at the trip)', () => {
 
   it('logs the failure once however often it retries, and says at stop that the trip was not saved', () => {
     const { path, lines, watch, halt, savedTrip } = aWatch();
-    mkdirSync(`${path}.tmp`);
+    mkdirSync(`${path}.${process.pid}.tmp`);
     halt();
     for (let i = 0; i < 5; i++) watch.save();
     expect(savedTrip()).toBeUndefined();
