@@ -7,15 +7,20 @@ import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { RateLimiter } from '../rest/rate-limiter.ts';
 import { ServerClock } from '../server-clock.ts';
 import { loginSignaturePayload } from '../signing.ts';
-import { backoffDelay, type JitterSource, monotonicOf, realTimer, type TimerPort } from '../timer-port.ts';
+import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { PLACE_ORDER_ACTION, PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
+import { DEFAULT_HEARTBEAT, Heartbeat } from './heartbeat.ts';
 import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
 import { LoginClockRelearning } from './login-clock-relearning.ts';
 import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
-import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
+import {
+  type ConnectionEvent,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type PrivateWsOptions,
+} from './private-ws-options.ts';
 import { RepeatedProblemLog } from './repeated-problem-log.ts';
 import {
   ClientClosedError,
@@ -60,9 +65,8 @@ export class PrivateWsClient {
   private closing = false;
   private everLoggedIn = false;
   private attempt = 0;
-  /** When the last frame came (or the socket opened), on the timer's monotonic reading: what silence is measured from. */
-  private lastInbound = 0;
-  private cancelPing: () => void = () => {};
+  /** The text `ping` and the silence watchdog, from each login to the drop. */
+  private readonly heartbeat: Heartbeat;
   private cancelReconnect: () => void = () => {};
   private readonly placeLimiter: RateLimiter | undefined;
   /** The room the last place waiting for the limit was given: later actions go after it. */
@@ -87,6 +91,14 @@ export class PrivateWsClient {
       'unexpected private WebSocket frame',
     );
     this.pending = new PendingRequests(this.timer);
+    this.heartbeat = new Heartbeat(
+      this.timer,
+      {
+        intervalMs: options.pingIntervalMs ?? DEFAULT_HEARTBEAT.intervalMs,
+        silentIntervals: options.silentPings ?? DEFAULT_HEARTBEAT.silentIntervals,
+      },
+      { ping: () => this.socket?.send(PRIVATE_PING), silent: (silentMs) => this.silent(silentMs) },
+    );
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
     const rate =
@@ -147,7 +159,7 @@ export class PrivateWsClient {
   request(
     action: string,
     args: object,
-    timeoutMs = this.options.requestTimeoutMs ?? 5_000,
+    timeoutMs = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   ): Promise<WsReplyWire> {
     const id = this.nextId();
     const what = `${action} id ${id}`;
@@ -215,7 +227,7 @@ export class PrivateWsClient {
     this.malformedLog.flush();
     this.unexpectedLog.flush();
     this.cancelReconnect();
-    this.cancelPing();
+    this.heartbeat.stop();
     const socket = this.socket;
     this.socket = undefined;
     this.loggedIn = false;
@@ -263,7 +275,6 @@ export class PrivateWsClient {
       });
       socket.on('open', () => {
         opened = true;
-        this.lastInbound = monotonicOf(this.timer);
         this.login().then(resolve, (error: Error) => {
           reject(error);
           socket.terminate();
@@ -294,7 +305,7 @@ export class PrivateWsClient {
       sign: this.options.signer.sign(loginSignaturePayload(timestamp)),
       onlyTrade: this.options.onlyTrade ?? false,
     };
-    const timeoutMs = this.options.requestTimeoutMs ?? 5_000;
+    const timeoutMs = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const reply = await this.send('login', 'login', JSON.stringify({ action: 'login', args }), timeoutMs);
     if (reply.code !== 0) {
       const message = reply.msg ?? reply.message ?? '';
@@ -310,23 +321,25 @@ export class PrivateWsClient {
     this.attempt = 0;
     const reconnect = this.everLoggedIn;
     this.everLoggedIn = true;
-    this.schedulePing();
+    this.heartbeat.start();
     if (reconnect) this.logger.info('private WebSocket reconnected and logged in again');
     this.connectionSubject.next({ kind: 'loggedIn', reconnect, ts: this.serverClock.now() });
   }
 
-  private schedulePing(): void {
-    const interval = this.options.pingIntervalMs ?? 20_000;
-    this.cancelPing = this.timer.setTimer(() => {
-      if (!this.loggedIn || this.socket === undefined) return;
-      if (monotonicOf(this.timer) - this.lastInbound > 2 * interval) {
-        this.logger.warn('private WebSocket silent for two ping intervals: dropping it');
-        this.socket.terminate();
-        return;
-      }
-      this.socket.send(PRIVATE_PING);
-      this.schedulePing();
-    }, interval);
+  /**
+   * The socket is open but nothing came, not even a pong, for the heartbeat's limit: the link is
+   * taken for dead. The drop is reported now (the stream `down`, pending requests failed), not
+   * when the close handshake would end, and the reconnect follows as after any drop.
+   * @param silentMs - how long nothing came
+   */
+  private silent(silentMs: number): void {
+    const socket = this.socket;
+    if (socket === undefined) return;
+    const intervals = this.options.silentPings ?? DEFAULT_HEARTBEAT.silentIntervals;
+    const reason = `silent for ${silentMs} ms (${intervals} ping intervals without a frame or pong)`;
+    this.logger.warn({ silentMs }, `private WebSocket ${reason}: dropping and reconnecting`);
+    this.onDropped(reason);
+    socket.terminate();
   }
 
   /**
@@ -336,7 +349,7 @@ export class PrivateWsClient {
    * @param recvTs - local receive time; default now
    */
   receive(text: string, recvTs = this.timer.now()): void {
-    this.lastInbound = monotonicOf(this.timer);
+    this.heartbeat.heard();
     this.counters.frames++;
     this.options.onRaw?.({ source: 'private', text, recvTs });
     const frame = classifyPrivateFrame(text, recvTs);
@@ -376,7 +389,7 @@ export class PrivateWsClient {
     const wasLoggedIn = this.loggedIn;
     this.loggedIn = false;
     this.socket = undefined;
-    this.cancelPing();
+    this.heartbeat.stop();
     this.pending.failAll();
     if (wasLoggedIn) this.connectionSubject.next({ kind: 'dropped', reason, ts: this.serverClock.now() });
     if (this.closing) return;
