@@ -272,10 +272,16 @@ export {
   placeOrderRequest,
   replaceOrderRequest,
 } from './ws/order-entry.ts';
+export type { LateReply } from './ws/pending-requests.ts';
 export type { PrivateFrame } from './ws/private-frame.ts';
 export { classifyPrivateFrame, reportBadEntries } from './ws/private-frame.ts';
 export { PrivateWsClient } from './ws/private-ws-client.ts';
-export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-options.ts';
+export type {
+  ConnectionEvent,
+  PrivateWsOptions,
+  ReconnectPolicy,
+  RequestOptions,
+} from './ws/private-ws-options.ts';
 export { DEFAULT_REQUEST_TIMEOUT_MS } from './ws/private-ws-options.ts';
 export { PROBLEM_SUMMARY_INTERVAL_MS, RepeatedProblemLog } from './ws/repeated-problem-log.ts';
 export {

@@ -14,12 +14,13 @@ import { DEFAULT_HEARTBEAT, Heartbeat } from './heartbeat.ts';
 import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
 import { LoginClockRelearning } from './login-clock-relearning.ts';
 import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
-import { PendingRequests } from './pending-requests.ts';
+import { type LateReply, PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
 import {
   type ConnectionEvent,
   DEFAULT_REQUEST_TIMEOUT_MS,
   type PrivateWsOptions,
+  type RequestOptions,
 } from './private-ws-options.ts';
 import { RepeatedProblemLog } from './repeated-problem-log.ts';
 import {
@@ -151,16 +152,15 @@ export class PrivateWsClient {
    * once, or, while places wait, right after the places sent before them.
    * @param action - `PLACE_ORDER`, `place_order`, `replace_order`, `cancel_order`, `cancel_orders`
    * @param args - the arguments
-   * @param timeoutMs - reply timeout; default the client's
+   * @param options - the reply timeout (default the client's), and what takes a reply that comes
+   *   after it
    * @returns the reply when its code is 0
    * @throws NotConnectedError (not sent), VenueError (code != 0), VenueTimeoutError (no reply),
    *   ConnectionLostError (sent, then the connection dropped)
    */
-  request(
-    action: string,
-    args: object,
-    timeoutMs = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-  ): Promise<WsReplyWire> {
+  request(action: string, args: object, options: RequestOptions = {}): Promise<WsReplyWire> {
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const late = options.onLateReply;
     const id = this.nextId();
     const what = `${action} id ${id}`;
     if (!this.loggedIn || this.socket === undefined) return Promise.reject(new NotConnectedError(what));
@@ -175,11 +175,11 @@ export class PrivateWsClient {
         .catch(() => undefined)
         .then(() => {
           if (!this.loggedIn) throw new NotConnectedError(what);
-          return this.send(id, what, frame, timeoutMs, action);
+          return this.send(id, what, frame, timeoutMs, action, late);
         });
     }
     if (limiter === undefined || limiter.tryAcquire()) {
-      return this.send(id, what, frame, timeoutMs, action);
+      return this.send(id, what, frame, timeoutMs, action, late);
     }
     // Said once per episode (the first place to wait): a strategy over the venue's place rate
     // is delayed, not refused, and an operator should know why its orders go out late.
@@ -193,7 +193,7 @@ export class PrivateWsClient {
     return turn.then(
       () => {
         if (!this.loggedIn) throw new NotConnectedError(what);
-        return this.send(id, what, frame, timeoutMs, action);
+        return this.send(id, what, frame, timeoutMs, action, late);
       },
       // The client closed while it waited (see `close`): it was never sent.
       () => {
@@ -244,8 +244,9 @@ export class PrivateWsClient {
     frame: string,
     timeoutMs: number,
     action?: string,
+    onLateReply?: (late: LateReply) => void,
   ): Promise<WsReplyWire> {
-    return this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame));
+    return this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame), onLateReply);
   }
 
   private async open(): Promise<void> {
@@ -357,9 +358,15 @@ export class PrivateWsClient {
       case 'pong':
         this.counters.heartbeats++;
         return;
-      case 'reply':
-        if (this.pending.answer(frame.reply)) {
+      case 'reply': {
+        const match = this.pending.answer(frame.reply);
+        if (match !== 'unmatched') {
           this.counters.replies++;
+          if (match === 'late')
+            this.logger.info(
+              { event: frame.reply.event, id: frame.reply.id, code: frame.reply.code },
+              'late reply to a request that timed out: handed to its sender',
+            );
           return;
         }
         this.counters.unmatchedReplies++;
@@ -368,6 +375,7 @@ export class PrivateWsClient {
           'reply matches no pending request',
         );
         return;
+      }
       case 'events':
         this.counters.pushes++;
         for (const event of frame.events) this.userEventsSubject.next(event);

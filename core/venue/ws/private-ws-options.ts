@@ -4,6 +4,7 @@ import type { ServerClock } from '../server-clock.ts';
 import type { Signer } from '../signing.ts';
 import type { JitterSource, TimerPort } from '../timer-port.ts';
 import type { InboundCounters, RawInboundFrame } from './inbound-counters.ts';
+import type { LateReply } from './pending-requests.ts';
 
 /**
  * The reply timeout of the private socket's requests and its login when the options say none
@@ -72,6 +73,18 @@ export interface PrivateWsOptions {
   readonly counters?: InboundCounters;
   /** Recorder tap: every inbound frame, raw. The login frame is outbound and never passed. */
   readonly onRaw?: (raw: RawInboundFrame) => void;
+}
+
+/** Options of one request on the private socket. */
+export interface RequestOptions {
+  /** Reply timeout, ms; default the client's `requestTimeoutMs`. */
+  readonly timeoutMs?: number;
+  /**
+   * Takes the reply should it come after the timeout rejected the request, while the connection
+   * lasts (the last 1 000 timed-out requests are remembered): a command whose outcome is being
+   * looked up learns it from the venue's own answer. Without it such a reply is counted unmatched.
+   */
+  readonly onLateReply?: (late: LateReply) => void;
 }
 
 /** A (re)connection reached the logged-in state, or the connection dropped; `ts` is the venue's time (`serverClock`). */
