@@ -25,10 +25,12 @@ export interface HeartbeatActions {
   /** Sends one ping. */
   readonly ping: () => void;
   /**
-   * The socket was silent for the policy's limit: the heartbeat has stopped itself.
+   * The socket was silent for the policy's limit, or through a probe (see {@link Heartbeat.probe}):
+   * the heartbeat has stopped itself.
    * @param silentMs - how long nothing came, whole ms
+   * @param probed - true when the probe's ping went unanswered too, before the limit
    */
-  readonly silent: (silentMs: number) => void;
+  readonly silent: (silentMs: number, probed: boolean) => void;
 }
 
 /**
@@ -40,6 +42,8 @@ export interface HeartbeatActions {
  */
 export class Heartbeat {
   private lastHeard = 0;
+  /** When the probe under way pinged, if one is (see {@link Heartbeat.probe}). */
+  private probedAt: number | undefined;
   private running = false;
   private cancelPing: () => void = () => {};
   private cancelWatchdog: () => void = () => {};
@@ -74,9 +78,29 @@ export class Heartbeat {
     this.lastHeard = monotonicOf(this.timer);
   }
 
+  /**
+   * Something sent at `sentAt` went unanswered (a request timed out): when nothing at all came
+   * since, the link may be dead, so it is pinged now and given up unless a frame comes within one
+   * interval, sooner than the silence limit would. Nothing is done when a frame came since, a
+   * probe is under way, or the limit comes first anyway.
+   * @param sentAt - when it was sent, on the timer's monotonic reading
+   * @returns whether a probe started
+   */
+  probe(sentAt: number): boolean {
+    if (!this.running || this.probedAt !== undefined || this.lastHeard > sentAt) return false;
+    const now = monotonicOf(this.timer);
+    if (now + this.policy.intervalMs >= this.lastHeard + this.limitMs) return false;
+    this.probedAt = now;
+    this.actions.ping();
+    this.cancelWatchdog();
+    this.armWatchdog(this.policy.intervalMs);
+    return true;
+  }
+
   /** Stops pinging and watching (the socket dropped or closed). */
   stop(): void {
     this.running = false;
+    this.probedAt = undefined;
     this.cancelPing();
     this.cancelWatchdog();
   }
@@ -92,13 +116,19 @@ export class Heartbeat {
   private armWatchdog(ms: number): void {
     this.cancelWatchdog = this.timer.setTimer(() => {
       if (!this.running) return;
-      const silentMs = monotonicOf(this.timer) - this.lastHeard;
-      if (silentMs < this.limitMs) {
-        this.armWatchdog(this.limitMs - silentMs);
+      const now = monotonicOf(this.timer);
+      const silentMs = now - this.lastHeard;
+      const probedAt = this.probedAt;
+      // A frame since the probe's ping ends the probe: the link is alive.
+      const probing = probedAt !== undefined && this.lastHeard < probedAt;
+      if (!probing) this.probedAt = undefined;
+      const probeLeft = probing ? probedAt + this.policy.intervalMs - now : Number.POSITIVE_INFINITY;
+      if (silentMs < this.limitMs && probeLeft > 0) {
+        this.armWatchdog(Math.min(this.limitMs - silentMs, probeLeft));
         return;
       }
       this.stop();
-      this.actions.silent(Math.round(silentMs));
+      this.actions.silent(Math.round(silentMs), silentMs < this.limitMs);
     }, ms);
   }
 }

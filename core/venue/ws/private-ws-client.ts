@@ -2,12 +2,12 @@ import { type Logger, pino } from 'pino';
 import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { UserEvent } from '../../model/index.ts';
-import { VenueError } from '../errors.ts';
+import { VenueError, VenueTimeoutError } from '../errors.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { RateLimiter } from '../rest/rate-limiter.ts';
 import { ServerClock } from '../server-clock.ts';
 import { loginSignaturePayload } from '../signing.ts';
-import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
+import { backoffDelay, type JitterSource, monotonicOf, realTimer, type TimerPort } from '../timer-port.ts';
 import { PLACE_ORDER_ACTION, PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
 import { DEFAULT_HEARTBEAT, Heartbeat } from './heartbeat.ts';
@@ -98,7 +98,10 @@ export class PrivateWsClient {
         intervalMs: options.pingIntervalMs ?? DEFAULT_HEARTBEAT.intervalMs,
         silentIntervals: options.silentPings ?? DEFAULT_HEARTBEAT.silentIntervals,
       },
-      { ping: () => this.socket?.send(PRIVATE_PING), silent: (silentMs) => this.silent(silentMs) },
+      {
+        ping: () => this.socket?.send(PRIVATE_PING),
+        silent: (silentMs, probed) => this.silent(silentMs, probed),
+      },
     );
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
@@ -246,7 +249,27 @@ export class PrivateWsClient {
     action?: string,
     onLateReply?: (late: LateReply) => void,
   ): Promise<WsReplyWire> {
-    return this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame), onLateReply);
+    const sentAt = monotonicOf(this.timer);
+    const reply = this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame), onLateReply);
+    reply.catch((error: unknown) => {
+      if (error instanceof VenueTimeoutError) this.unanswered(what, sentAt);
+    });
+    return reply;
+  }
+
+  /**
+   * A request got no reply in time: when nothing at all came since it was sent either, the link
+   * is probed (see `Heartbeat.probe`), so a dead one is dropped one ping interval later rather
+   * than at the end of the silence limit.
+   * @param what - the request
+   * @param sentAt - when it was sent, on the timer's monotonic reading
+   */
+  private unanswered(what: string, sentAt: number): void {
+    if (!this.heartbeat.probe(sentAt)) return;
+    this.logger.warn(
+      { request: what, probeMs: this.options.pingIntervalMs ?? DEFAULT_HEARTBEAT.intervalMs },
+      'private WebSocket: a request got no reply and nothing came since it was sent: pinging, and dropping the socket unless a frame comes within one ping interval',
+    );
   }
 
   private async open(): Promise<void> {
@@ -332,12 +355,16 @@ export class PrivateWsClient {
    * taken for dead. The drop is reported now (the stream `down`, pending requests failed), not
    * when the close handshake would end, and the reconnect follows as after any drop.
    * @param silentMs - how long nothing came
+   * @param probed - whether a request went unanswered and the ping that followed it too
    */
-  private silent(silentMs: number): void {
+  private silent(silentMs: number, probed: boolean): void {
     const socket = this.socket;
     if (socket === undefined) return;
     const intervals = this.options.silentPings ?? DEFAULT_HEARTBEAT.silentIntervals;
-    const reason = `silent for ${silentMs} ms (${intervals} ping intervals without a frame or pong)`;
+    const why = probed
+      ? 'a request got no reply, then a ping got no pong'
+      : `${intervals} ping intervals without a frame or pong`;
+    const reason = `silent for ${silentMs} ms (${why})`;
     this.logger.warn({ silentMs }, `private WebSocket ${reason}: dropping and reconnecting`);
     this.onDropped(reason);
     socket.terminate();

@@ -7,11 +7,15 @@ import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
 function watched(policy = DEFAULT_HEARTBEAT, timer: FakeTimer = fakeTimer()) {
   const pings: number[] = [];
   const verdicts: number[] = [];
+  const probed: boolean[] = [];
   const heartbeat = new Heartbeat(timer, policy, {
     ping: () => pings.push(timer.now()),
-    silent: (silentMs) => verdicts.push(silentMs),
+    silent: (silentMs, afterProbe) => {
+      verdicts.push(silentMs);
+      probed.push(afterProbe);
+    },
   });
-  return { timer, heartbeat, pings, verdicts };
+  return { timer, heartbeat, pings, verdicts, probed };
 }
 
 describe('heartbeat: pings and the silence watchdog', () => {
@@ -76,5 +80,49 @@ describe('heartbeat: pings and the silence watchdog', () => {
     late = 51.987581;
     await timer.advance(15_000);
     expect(verdicts).toEqual([15_052]);
+  });
+
+  it('probes after an unanswered request when nothing came since it was sent: pings at once, gives up one interval later', async () => {
+    const { timer, heartbeat, pings, verdicts, probed } = watched();
+    heartbeat.start();
+    const sentAt = timer.now();
+    await timer.advance(5_000);
+    expect(pings).toHaveLength(1);
+    expect(heartbeat.probe(sentAt)).toBe(true);
+    expect(pings).toHaveLength(2);
+    expect(heartbeat.probe(sentAt)).toBe(false);
+    await timer.advance(4_999);
+    expect(verdicts).toEqual([]);
+    await timer.advance(1);
+    expect(verdicts).toEqual([10_000]);
+    expect(probed).toEqual([true]);
+  });
+
+  it('ends a probe that a frame answers, and goes on to the usual limit', async () => {
+    const { timer, heartbeat, verdicts, probed } = watched();
+    heartbeat.start();
+    const sentAt = timer.now();
+    await timer.advance(5_000);
+    expect(heartbeat.probe(sentAt)).toBe(true);
+    await timer.advance(1_000);
+    heartbeat.heard();
+    await timer.advance(14_999);
+    expect(verdicts).toEqual([]);
+    await timer.advance(1);
+    expect(verdicts).toEqual([15_000]);
+    expect(probed).toEqual([false]);
+  });
+
+  it('does not probe when a frame came since the request was sent, or when the limit comes first', async () => {
+    const { timer, heartbeat } = watched();
+    heartbeat.start();
+    const sentAt = timer.now();
+    await timer.advance(3_000);
+    heartbeat.heard();
+    await timer.advance(2_000);
+    expect(heartbeat.probe(sentAt)).toBe(false);
+    await timer.advance(10_000);
+    expect(heartbeat.probe(timer.now() - 5_000)).toBe(false);
+    heartbeat.stop();
   });
 });

@@ -6,6 +6,7 @@ import {
   hmacSigner,
   PrivateWsClient,
   type PrivateWsOptions,
+  VenueTimeoutError,
 } from '../../../../core/venue/index.ts';
 import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
 import { waitFor } from '../../../kit/venue-wait.ts';
@@ -91,5 +92,38 @@ describe('private WebSocket: a link that stays open but carries nothing', () => 
     await waitFor(() => connections.length === 3, 'the login after the drop');
     expect(connections[2]).toMatchObject({ kind: 'loggedIn', reconnect: true });
     expect(client.isLoggedIn).toBe(true);
+  });
+
+  it('drops a link that answers neither a request nor the ping that follows it, one ping interval after the request timed out', async () => {
+    await connect({ requestTimeoutMs: 2_000 });
+    venue.answerPings = false;
+    venue.onRequest = () => undefined;
+    const unanswered = client
+      .request('replace_order', { clientOrderId: 'c1' })
+      .catch((error: unknown) => error);
+    await timer.advance(2_000);
+    await waitFor(() => venue.frames.filter((frame) => frame === 'ping').length === 1, 'the probing ping');
+    expect(await unanswered).toBeInstanceOf(VenueTimeoutError);
+    await timer.advance(4_999);
+    expect(connections.map((event) => event.kind)).toEqual(['loggedIn']);
+    await timer.advance(1);
+    await waitFor(() => connections.length === 2, 'the silent socket dropped');
+    expect(dropReason()).toBe('silent for 7000 ms (a request got no reply, then a ping got no pong)');
+  });
+
+  it('keeps a link whose venue is only slow to answer a request: its pongs come', async () => {
+    await connect({ requestTimeoutMs: 2_000 });
+    venue.onRequest = () => undefined;
+    const unanswered = client
+      .request('replace_order', { clientOrderId: 'c1' })
+      .catch((error: unknown) => error);
+    await timer.advance(2_000);
+    expect(await unanswered).toBeInstanceOf(VenueTimeoutError);
+    await waitFor(() => client.counters.heartbeats === 1, 'the pong of the probing ping');
+    for (let pong = 2; pong <= 7; pong++) {
+      await timer.advance(5_000);
+      await waitFor(() => client.counters.heartbeats === pong, `pong ${pong}`);
+    }
+    expect(connections.map((event) => event.kind)).toEqual(['loggedIn']);
   });
 });
