@@ -60,7 +60,7 @@ export class Heartbeat {
   ) {}
 
   /** The silence that makes the verdict, ms. */
-  get limitMs(): number {
+  private get limitMs(): number {
     return this.policy.intervalMs * this.policy.silentIntervals;
   }
 
