@@ -13,6 +13,8 @@ import { lockstepAcks } from './lockstep-acks.ts';
 import { LOCKSTEP_PRIVATE_WAIT_MS, lockstepPrivateGate } from './lockstep-private-gate.ts';
 import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
+import { privateHeartbeatOf } from './private-heartbeat.ts';
+import { privateRequestTimeoutOf } from './private-request-timeout.ts';
 import { restRateLimitOf } from './rest-rate-limit.ts';
 import type { SessionRecorder } from './session-recorder.ts';
 import { signatureArraysOf } from './signature-arrays.ts';
@@ -114,6 +116,8 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     ...(options.lockstep ? { binaryMarketData: false } : {}),
     ...(options.placeLimitOnVenueTime === true ? { orderRateLimit: null } : {}),
     ...marketDataHeartbeatOf(options.config),
+    ...privateHeartbeatOf(options.config),
+    ...privateRequestTimeoutOf(options.config),
     ...wsOpenTimeoutOf(options.config),
     ...heldCommandWaitOf(options.config),
     ...restRateLimitOf(options.config),

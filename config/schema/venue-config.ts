@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Secret } from '../../core/model/index.ts';
-import { ARRAY_ENCODINGS } from '../../core/venue/index.ts';
+import { ARRAY_ENCODINGS, DEFAULT_HEARTBEAT, DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/venue/index.ts';
 import { hasUserinfo } from './venue-url.ts';
 
 /** Path of the private (User Data and order entry) WebSocket, per public venue docs. */
@@ -40,6 +40,27 @@ const WS_OPEN_TIMEOUT_RULE = 'must be a whole number of ms from 1000 (1 s) to 12
  * kill switch's cancel of an order whose ack was lost is kept off the venue for minutes.
  */
 const HELD_COMMAND_WAIT_RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
+
+/**
+ * The bounds of `venue.privatePingMs`: the venue closes a private connection idle for 30 s, so a
+ * ping must go out well within that; below 1 s pings would be most of the traffic.
+ */
+const PRIVATE_PING_RULE =
+  'must be a whole number of ms from 1000 (1 s) to 25000 (25 s): the venue closes a private connection idle for 30 s';
+
+/**
+ * The bounds of `venue.privateSilentPings` and `venue.marketDataSilentPings`: with 1 the pong of
+ * the latest ping, a little late, races the verdict and a healthy socket would be dropped.
+ */
+const SILENT_PINGS_RULE =
+  'must be a whole number from 2: with 1, a pong that comes a little late would drop a healthy socket';
+
+/**
+ * The bounds of `venue.privateRequestTimeoutMs`: below 1 s a healthy venue's answer across the
+ * world is taken for lost; far above, a lost reply leaves the command's outcome unknown, and its
+ * lookups unstarted, for minutes.
+ */
+const PRIVATE_REQUEST_TIMEOUT_RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
 
 const secret = z
   .string()
@@ -98,17 +119,43 @@ export const venueConfigSchema = z
       .number()
       .int()
       .min(1_000)
-      .default(20_000)
+      .default(DEFAULT_HEARTBEAT.intervalMs)
       .describe(
         'Interval of the market-data heartbeat ({"ping"} frames), ms; the stall watchdog counts in these intervals.',
       ),
     marketDataSilentPings: z
       .number()
       .int()
-      .min(1)
-      .default(2)
+      .min(2, { error: SILENT_PINGS_RULE })
+      .default(DEFAULT_HEARTBEAT.silentIntervals)
       .describe(
-        "Heartbeat intervals without any market-data frame (data or pong) after which the socket is taken for stalled: a warning, a drop and reconnect with resubscription, a gap and a market 'down' status to strategies (Keel's choice).",
+        "Heartbeat intervals without any market-data frame (data or pong) after which the socket is taken for stalled, counted from its last frame: a warning, a drop and reconnect with resubscription, a gap and a market 'down' status to strategies (Keel's choice: 3, so 15 s at the default interval).",
+      ),
+    privatePingMs: z
+      .number()
+      .int()
+      .min(1_000, { error: PRIVATE_PING_RULE })
+      .max(25_000, { error: PRIVATE_PING_RULE })
+      .default(DEFAULT_HEARTBEAT.intervalMs)
+      .describe(
+        "Interval of the private WebSocket's heartbeat (text ping frames), ms; its silence watchdog counts in these intervals (Keel's choice; the venue closes a connection idle for 30 s).",
+      ),
+    privateSilentPings: z
+      .number()
+      .int()
+      .min(2, { error: SILENT_PINGS_RULE })
+      .default(DEFAULT_HEARTBEAT.silentIntervals)
+      .describe(
+        'Ping intervals without any private WebSocket frame (pong, reply or push), counted from its last frame, after which the open socket is taken for dead: a warning, the private stream down (/readyz 503, keel_venue_connected{stream="private"} 0, new orders denied, pending commands looked up) and a reconnect with a fresh reconciliation (Keel\'s choice: 3, so 15 s at the default interval).',
+      ),
+    privateRequestTimeoutMs: z
+      .number()
+      .int()
+      .min(1_000, { error: PRIVATE_REQUEST_TIMEOUT_RULE })
+      .max(60_000, { error: PRIVATE_REQUEST_TIMEOUT_RULE })
+      .default(DEFAULT_REQUEST_TIMEOUT_MS)
+      .describe(
+        "How long a private WebSocket request (an order-entry command, the login) waits for its reply, ms; then the command is taken as unanswered and its outcome looked up, and when nothing at all came on the socket since the command went out, the socket is pinged and dropped unless a frame comes within privatePingMs (Keel's choice). A reply that comes later still settles a place order. Raise it for a venue that is slow to answer; keep heldCommandWaitMs at least as long.",
       ),
     wsOpenTimeoutMs: z
       .number()

@@ -253,6 +253,8 @@ export {
   wsReplySchema,
   wsRequestSchema,
 } from './wire/ws-envelope.ts';
+export type { HeartbeatPolicy } from './ws/heartbeat.ts';
+export { DEFAULT_HEARTBEAT } from './ws/heartbeat.ts';
 // Private WebSocket: login, keep-alive, order entry, User Data, reconnect.
 export type { InboundCounters, RawInboundFrame } from './ws/inbound-counters.ts';
 export { createInboundCounters } from './ws/inbound-counters.ts';
@@ -270,10 +272,17 @@ export {
   placeOrderRequest,
   replaceOrderRequest,
 } from './ws/order-entry.ts';
+export type { LateReply } from './ws/pending-requests.ts';
 export type { PrivateFrame } from './ws/private-frame.ts';
 export { classifyPrivateFrame, reportBadEntries } from './ws/private-frame.ts';
 export { PrivateWsClient } from './ws/private-ws-client.ts';
-export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-options.ts';
+export type {
+  ConnectionEvent,
+  PrivateWsOptions,
+  ReconnectPolicy,
+  RequestOptions,
+} from './ws/private-ws-options.ts';
+export { DEFAULT_REQUEST_TIMEOUT_MS } from './ws/private-ws-options.ts';
 export { PROBLEM_SUMMARY_INTERVAL_MS, RepeatedProblemLog } from './ws/repeated-problem-log.ts';
 export {
   ClientClosedError,

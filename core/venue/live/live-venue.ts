@@ -52,10 +52,18 @@ export interface LiveVenueOptions {
    */
   readonly heldCommandWaitMs?: number;
   /**
-   * The market-data heartbeat: `{"ping"}` every `heartbeatMs` (default 20 000), and the socket
-   * dropped and reconnected when `silentHeartbeats` intervals (default 2) pass without a frame.
+   * The market-data heartbeat: `{"ping"}` every `heartbeatMs` (default 5 000), and the socket
+   * dropped and reconnected when `silentHeartbeats` intervals (default 3) pass without a frame.
    */
   readonly marketDataHeartbeat?: { readonly heartbeatMs?: number; readonly silentHeartbeats?: number };
+  /**
+   * The private socket's heartbeat: text `ping` every `pingIntervalMs` (default 5 000), and the
+   * socket dropped (the stream `down`) and reconnected when `silentPings` intervals (default 3)
+   * pass without a frame.
+   */
+  readonly privateHeartbeat?: { readonly pingIntervalMs?: number; readonly silentPings?: number };
+  /** Reply timeout of the private socket's requests and login, ms. Default 5 000. */
+  readonly requestTimeoutMs?: number;
   readonly timer?: TimerPort;
   /**
    * Keel's estimate of the venue's clock, shared by the REST client and both sockets: one a
@@ -168,6 +176,8 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
     ...(options.orderRateLimit === undefined ? {} : { orderRateLimit: options.orderRateLimit }),
     ...(options.openTimeoutMs === undefined ? {} : { openTimeoutMs: options.openTimeoutMs }),
+    ...options.privateHeartbeat,
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(tap === undefined ? {} : { onRaw: tap }),
   });
   const marketData = new MarketDataClient({

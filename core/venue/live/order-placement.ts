@@ -8,6 +8,7 @@ import { orderAckWireSchema } from '../wire/order.ts';
 import { placeOrderAckDataSchema } from '../wire/place-order-message.ts';
 import { PLACE_ORDER_ACK_EVENT, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { type OrderEntryRequest, placeOrderRequest } from '../ws/order-entry.ts';
+import type { LateReply } from '../ws/pending-requests.ts';
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
 import { CancellableWaits } from './cancellable-waits.ts';
@@ -107,10 +108,12 @@ export class OrderPlacement {
     }
     const sent = { ...intent, ref: request.clientOrderId };
     this.unresolved.set(sent.ref, sent);
-    return this.options.ws.request(request.action, request.args).then(
-      (reply) => this.onPlaceAck(sent, reply),
-      (error: unknown) => this.onPlaceFailure(sent, error),
-    );
+    return this.options.ws
+      .request(request.action, request.args, { onLateReply: (late) => this.onLateReply(sent, late) })
+      .then(
+        (reply) => this.onPlaceAck(sent, reply),
+        (error: unknown) => this.onPlaceFailure(sent, error),
+      );
   }
 
   /**
@@ -176,6 +179,24 @@ export class OrderPlacement {
     const waiters = [...this.outcomeWaiters.values()].flat();
     this.outcomeWaiters.clear();
     for (const told of waiters) told(false);
+  }
+
+  /**
+   * The venue answered a place after its reply timed out, while the order is looked up: its ack or
+   * refusal is the venue's own word, taken as if it had come in time (a refusal ends the order
+   * REJECTED with the venue's code, not Keel's verdict after the lookups), and the lookups end.
+   * Ignored once the order's outcome is known.
+   */
+  private onLateReply(intent: PlaceOrderIntent, late: LateReply): void {
+    if (!this.unresolved.has(intent.ref)) return;
+    this.options.logger.info(
+      { ref: intent.ref, clientOrderId: intent.ref, sym: intent.sym },
+      "the venue answered a placed order after its reply timed out: taking the venue's answer",
+    );
+    if ('reply' in late) this.onPlaceAck(intent, late.reply);
+    else this.onPlaceFailure(intent, late.refusal);
+    // Settled now (its order reported): the lookup loop, woken from its wait, ends without asking.
+    if (!this.unresolved.has(intent.ref)) this.lookingUp.get(intent.ref)?.();
   }
 
   private onPlaceAck(intent: PlaceOrderIntent, reply: WsReplyWire): void {

@@ -4,8 +4,9 @@ import WebSocket from 'ws';
 import type { GapEvent, MarketEvent, VenueStatus } from '../../model/index.ts';
 import type { MarketDataChannel } from '../market-data/index.ts';
 import { ServerClock } from '../server-clock.ts';
-import { backoffDelay, type JitterSource, monotonicOf, realTimer, type TimerPort } from '../timer-port.ts';
+import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { closeSocket } from './close-socket.ts';
+import { DEFAULT_HEARTBEAT, Heartbeat } from './heartbeat.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
 import { classifyMarketFrame, marketFrameText } from './market-frame.ts';
 import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
@@ -40,14 +41,14 @@ export interface MarketDataOptions {
    */
   readonly eventClock?: () => number;
   readonly random?: JitterSource;
-  /** Interval of the client's `{"ping": ms}` heartbeat. Default 20 000 ms. */
+  /** Interval of the client's `{"ping": ms}` heartbeat. Default 5 000 ms (see `DEFAULT_HEARTBEAT`). */
   readonly heartbeatMs?: number;
   /**
    * The stall watchdog: when no frame at all (data, `{"pong"}`, control) came for this many
    * heartbeat intervals, the socket is taken for dead although it is open: a warning, then it is
    * dropped and reconnected (resubscribed, with a gap from the last frame). Keel's choice, default
-   * 2 (as the private socket): the venue answers every ping, so a live socket is never silent for
-   * two intervals.
+   * 3 (as the private socket): the venue answers every ping, so a live socket is never silent for
+   * that long. At least 2.
    */
   readonly silentHeartbeats?: number;
   /** Default 500 ms doubling to 30 s. */
@@ -114,10 +115,9 @@ export class MarketDataClient {
   private droppedAt: number | undefined;
   /** The local receive time of the last frame (or the open), epoch ms: where a stall's gap starts. */
   private lastInbound = 0;
-  /** The same moment on the timer's monotonic reading: what silence is measured from. */
-  private lastInboundMonotonic = 0;
   private readonly streamStatus: StreamStatus;
-  private cancelHeartbeat: () => void = () => {};
+  /** The `{"ping"}` and the stall watchdog, from each open to the drop. */
+  private readonly heartbeat: Heartbeat;
   private cancelReconnect: () => void = () => {};
 
   /** @param options - address, frame format and policies */
@@ -130,6 +130,20 @@ export class MarketDataClient {
     this.eventNow = options.eventClock ?? (() => serverClock.now());
     this.streamStatus = new StreamStatus('market', this.eventNow);
     this.malformedLog = new RepeatedProblemLog(this.logger, this.timer, 'malformed market-data frame');
+    this.heartbeat = new Heartbeat(
+      this.timer,
+      {
+        intervalMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT.intervalMs,
+        silentIntervals: options.silentHeartbeats ?? DEFAULT_HEARTBEAT.silentIntervals,
+      },
+      {
+        ping: () => {
+          if (this.socket?.readyState === WebSocket.OPEN)
+            this.socket.send(JSON.stringify({ ping: this.timer.now() }));
+        },
+        silent: (silentMs) => this.stalled(silentMs),
+      },
+    );
   }
 
   /** The socket's connection changes: `up` when it (re)opened and resubscribed, `down` when it dropped or stalled. */
@@ -193,7 +207,7 @@ export class MarketDataClient {
     this.closing = true;
     this.malformedLog.flush();
     this.cancelReconnect();
-    this.cancelHeartbeat();
+    this.heartbeat.stop();
     const socket = this.socket;
     this.socket = undefined;
     await closeSocket(socket, withinMs);
@@ -237,9 +251,10 @@ export class MarketDataClient {
       socket.on('open', () => {
         this.attempt = 0;
         this.lastInbound = this.timer.now();
-        this.lastInboundMonotonic = monotonicOf(this.timer);
+        this.heartbeat.start();
         this.sendControl('subscribe', [...this.subscriptions.values()]);
-        const missedMs = this.droppedAt === undefined ? undefined : this.eventNow() - this.droppedAt;
+        const missedMs =
+          this.droppedAt === undefined ? undefined : Math.round(this.eventNow() - this.droppedAt);
         if (missedMs !== undefined)
           this.logger.info(
             { missedMs, subscriptions: this.subscriptions.size },
@@ -250,7 +265,6 @@ export class MarketDataClient {
           'up',
           missedMs === undefined ? undefined : `reconnected and resubscribed; ${missedMs} ms of data missed`,
         );
-        this.scheduleHeartbeat();
         resolve();
       });
     });
@@ -274,30 +288,18 @@ export class MarketDataClient {
     this.droppedAt = undefined;
   }
 
-  private scheduleHeartbeat(): void {
-    const interval = this.options.heartbeatMs ?? 20_000;
-    this.cancelHeartbeat = this.timer.setTimer(() => {
-      const socket = this.socket;
-      if (socket?.readyState !== WebSocket.OPEN) return;
-      const silentFor = monotonicOf(this.timer) - this.lastInboundMonotonic;
-      const silentHeartbeats = this.options.silentHeartbeats ?? 2;
-      if (silentFor >= silentHeartbeats * interval) {
-        this.stalled(socket, silentFor, silentHeartbeats);
-        return;
-      }
-      socket.send(JSON.stringify({ ping: this.timer.now() }));
-      this.scheduleHeartbeat();
-    }, interval);
-  }
-
   /**
    * The socket is open but nothing came, not even a pong: the data is stale. The gap runs from
    * the last frame; the socket is dropped now (not waiting for its close handshake) and the
    * reconnect follows as after any drop.
+   * @param silentMs - how long nothing came
    */
-  private stalled(socket: WebSocket, silentFor: number, silentHeartbeats: number): void {
-    const reason = `silent for ${silentFor} ms (${silentHeartbeats} heartbeat intervals without a frame or pong)`;
-    this.logger.warn({ silentMs: silentFor }, `market-data WebSocket ${reason}: dropping and reconnecting`);
+  private stalled(silentMs: number): void {
+    const socket = this.socket;
+    if (socket === undefined) return;
+    const silentHeartbeats = this.options.silentHeartbeats ?? DEFAULT_HEARTBEAT.silentIntervals;
+    const reason = `silent for ${silentMs} ms (${silentHeartbeats} heartbeat intervals without a frame or pong)`;
+    this.logger.warn({ silentMs }, `market-data WebSocket ${reason}: dropping and reconnecting`);
     this.droppedAt ??= this.lastInbound;
     this.onDropped(reason);
     socket.terminate();
@@ -312,7 +314,7 @@ export class MarketDataClient {
    */
   receive(data: Buffer | string, isBinary: boolean, recvTs = this.timer.now()): void {
     this.lastInbound = recvTs;
-    this.lastInboundMonotonic = monotonicOf(this.timer);
+    this.heartbeat.heard();
     this.counters.frames++;
     const text = marketFrameText(data, isBinary);
     if (text === undefined) {
@@ -353,7 +355,7 @@ export class MarketDataClient {
 
   private onDropped(reason = 'the connection closed'): void {
     this.socket = undefined;
-    this.cancelHeartbeat();
+    this.heartbeat.stop();
     this.droppedAt ??= this.eventNow();
     if (this.closing) return;
     this.streamStatus.set('down', reason);

@@ -2,7 +2,7 @@ import { type Logger, pino } from 'pino';
 import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { UserEvent } from '../../model/index.ts';
-import { VenueError } from '../errors.ts';
+import { VenueError, VenueTimeoutError } from '../errors.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { RateLimiter } from '../rest/rate-limiter.ts';
 import { ServerClock } from '../server-clock.ts';
@@ -10,12 +10,18 @@ import { loginSignaturePayload } from '../signing.ts';
 import { backoffDelay, type JitterSource, monotonicOf, realTimer, type TimerPort } from '../timer-port.ts';
 import { PLACE_ORDER_ACTION, PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
+import { DEFAULT_HEARTBEAT, Heartbeat } from './heartbeat.ts';
 import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
 import { LoginClockRelearning } from './login-clock-relearning.ts';
 import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
-import { PendingRequests } from './pending-requests.ts';
+import { type LateReply, PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
-import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
+import {
+  type ConnectionEvent,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type PrivateWsOptions,
+  type RequestOptions,
+} from './private-ws-options.ts';
 import { RepeatedProblemLog } from './repeated-problem-log.ts';
 import {
   ClientClosedError,
@@ -60,9 +66,8 @@ export class PrivateWsClient {
   private closing = false;
   private everLoggedIn = false;
   private attempt = 0;
-  /** When the last frame came (or the socket opened), on the timer's monotonic reading: what silence is measured from. */
-  private lastInbound = 0;
-  private cancelPing: () => void = () => {};
+  /** The text `ping` and the silence watchdog, from each login to the drop. */
+  private readonly heartbeat: Heartbeat;
   private cancelReconnect: () => void = () => {};
   private readonly placeLimiter: RateLimiter | undefined;
   /** The room the last place waiting for the limit was given: later actions go after it. */
@@ -87,6 +92,17 @@ export class PrivateWsClient {
       'unexpected private WebSocket frame',
     );
     this.pending = new PendingRequests(this.timer);
+    this.heartbeat = new Heartbeat(
+      this.timer,
+      {
+        intervalMs: options.pingIntervalMs ?? DEFAULT_HEARTBEAT.intervalMs,
+        silentIntervals: options.silentPings ?? DEFAULT_HEARTBEAT.silentIntervals,
+      },
+      {
+        ping: () => this.socket?.send(PRIVATE_PING),
+        silent: (silentMs, probed) => this.silent(silentMs, probed),
+      },
+    );
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
     const rate =
@@ -139,16 +155,15 @@ export class PrivateWsClient {
    * once, or, while places wait, right after the places sent before them.
    * @param action - `PLACE_ORDER`, `place_order`, `replace_order`, `cancel_order`, `cancel_orders`
    * @param args - the arguments
-   * @param timeoutMs - reply timeout; default the client's
+   * @param options - the reply timeout (default the client's), and what takes a reply that comes
+   *   after it
    * @returns the reply when its code is 0
    * @throws NotConnectedError (not sent), VenueError (code != 0), VenueTimeoutError (no reply),
    *   ConnectionLostError (sent, then the connection dropped)
    */
-  request(
-    action: string,
-    args: object,
-    timeoutMs = this.options.requestTimeoutMs ?? 5_000,
-  ): Promise<WsReplyWire> {
+  request(action: string, args: object, options: RequestOptions = {}): Promise<WsReplyWire> {
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const late = options.onLateReply;
     const id = this.nextId();
     const what = `${action} id ${id}`;
     if (!this.loggedIn || this.socket === undefined) return Promise.reject(new NotConnectedError(what));
@@ -163,11 +178,11 @@ export class PrivateWsClient {
         .catch(() => undefined)
         .then(() => {
           if (!this.loggedIn) throw new NotConnectedError(what);
-          return this.send(id, what, frame, timeoutMs, action);
+          return this.send(id, what, frame, timeoutMs, action, late);
         });
     }
     if (limiter === undefined || limiter.tryAcquire()) {
-      return this.send(id, what, frame, timeoutMs, action);
+      return this.send(id, what, frame, timeoutMs, action, late);
     }
     // Said once per episode (the first place to wait): a strategy over the venue's place rate
     // is delayed, not refused, and an operator should know why its orders go out late.
@@ -181,7 +196,7 @@ export class PrivateWsClient {
     return turn.then(
       () => {
         if (!this.loggedIn) throw new NotConnectedError(what);
-        return this.send(id, what, frame, timeoutMs, action);
+        return this.send(id, what, frame, timeoutMs, action, late);
       },
       // The client closed while it waited (see `close`): it was never sent.
       () => {
@@ -215,7 +230,7 @@ export class PrivateWsClient {
     this.malformedLog.flush();
     this.unexpectedLog.flush();
     this.cancelReconnect();
-    this.cancelPing();
+    this.heartbeat.stop();
     const socket = this.socket;
     this.socket = undefined;
     this.loggedIn = false;
@@ -232,8 +247,29 @@ export class PrivateWsClient {
     frame: string,
     timeoutMs: number,
     action?: string,
+    onLateReply?: (late: LateReply) => void,
   ): Promise<WsReplyWire> {
-    return this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame));
+    const sentAt = monotonicOf(this.timer);
+    const reply = this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame), onLateReply);
+    reply.catch((error: unknown) => {
+      if (error instanceof VenueTimeoutError) this.unanswered(what, sentAt);
+    });
+    return reply;
+  }
+
+  /**
+   * A request got no reply in time: when nothing at all came since it was sent either, the link
+   * is probed (see `Heartbeat.probe`), so a dead one is dropped one ping interval later rather
+   * than at the end of the silence limit.
+   * @param what - the request
+   * @param sentAt - when it was sent, on the timer's monotonic reading
+   */
+  private unanswered(what: string, sentAt: number): void {
+    if (!this.heartbeat.probe(sentAt)) return;
+    this.logger.warn(
+      { request: what, probeMs: this.options.pingIntervalMs ?? DEFAULT_HEARTBEAT.intervalMs },
+      'private WebSocket: a request got no reply and nothing came since it was sent: pinging, and dropping the socket unless a frame comes within one ping interval',
+    );
   }
 
   private async open(): Promise<void> {
@@ -263,7 +299,6 @@ export class PrivateWsClient {
       });
       socket.on('open', () => {
         opened = true;
-        this.lastInbound = monotonicOf(this.timer);
         this.login().then(resolve, (error: Error) => {
           reject(error);
           socket.terminate();
@@ -294,7 +329,7 @@ export class PrivateWsClient {
       sign: this.options.signer.sign(loginSignaturePayload(timestamp)),
       onlyTrade: this.options.onlyTrade ?? false,
     };
-    const timeoutMs = this.options.requestTimeoutMs ?? 5_000;
+    const timeoutMs = this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const reply = await this.send('login', 'login', JSON.stringify({ action: 'login', args }), timeoutMs);
     if (reply.code !== 0) {
       const message = reply.msg ?? reply.message ?? '';
@@ -310,23 +345,29 @@ export class PrivateWsClient {
     this.attempt = 0;
     const reconnect = this.everLoggedIn;
     this.everLoggedIn = true;
-    this.schedulePing();
+    this.heartbeat.start();
     if (reconnect) this.logger.info('private WebSocket reconnected and logged in again');
     this.connectionSubject.next({ kind: 'loggedIn', reconnect, ts: this.serverClock.now() });
   }
 
-  private schedulePing(): void {
-    const interval = this.options.pingIntervalMs ?? 20_000;
-    this.cancelPing = this.timer.setTimer(() => {
-      if (!this.loggedIn || this.socket === undefined) return;
-      if (monotonicOf(this.timer) - this.lastInbound > 2 * interval) {
-        this.logger.warn('private WebSocket silent for two ping intervals: dropping it');
-        this.socket.terminate();
-        return;
-      }
-      this.socket.send(PRIVATE_PING);
-      this.schedulePing();
-    }, interval);
+  /**
+   * The socket is open but nothing came, not even a pong, for the heartbeat's limit: the link is
+   * taken for dead. The drop is reported now (the stream `down`, pending requests failed), not
+   * when the close handshake would end, and the reconnect follows as after any drop.
+   * @param silentMs - how long nothing came
+   * @param probed - whether a request went unanswered and the ping that followed it too
+   */
+  private silent(silentMs: number, probed: boolean): void {
+    const socket = this.socket;
+    if (socket === undefined) return;
+    const intervals = this.options.silentPings ?? DEFAULT_HEARTBEAT.silentIntervals;
+    const why = probed
+      ? 'a request got no reply, then a ping got no pong'
+      : `${intervals} ping intervals without a frame or pong`;
+    const reason = `silent for ${silentMs} ms (${why})`;
+    this.logger.warn({ silentMs }, `private WebSocket ${reason}: dropping and reconnecting`);
+    this.onDropped(reason);
+    socket.terminate();
   }
 
   /**
@@ -336,7 +377,7 @@ export class PrivateWsClient {
    * @param recvTs - local receive time; default now
    */
   receive(text: string, recvTs = this.timer.now()): void {
-    this.lastInbound = monotonicOf(this.timer);
+    this.heartbeat.heard();
     this.counters.frames++;
     this.options.onRaw?.({ source: 'private', text, recvTs });
     const frame = classifyPrivateFrame(text, recvTs);
@@ -344,9 +385,15 @@ export class PrivateWsClient {
       case 'pong':
         this.counters.heartbeats++;
         return;
-      case 'reply':
-        if (this.pending.answer(frame.reply)) {
+      case 'reply': {
+        const match = this.pending.answer(frame.reply);
+        if (match !== 'unmatched') {
           this.counters.replies++;
+          if (match === 'late')
+            this.logger.info(
+              { event: frame.reply.event, id: frame.reply.id, code: frame.reply.code },
+              'late reply to a request that timed out: handed to its sender',
+            );
           return;
         }
         this.counters.unmatchedReplies++;
@@ -355,6 +402,7 @@ export class PrivateWsClient {
           'reply matches no pending request',
         );
         return;
+      }
       case 'events':
         this.counters.pushes++;
         for (const event of frame.events) this.userEventsSubject.next(event);
@@ -376,7 +424,7 @@ export class PrivateWsClient {
     const wasLoggedIn = this.loggedIn;
     this.loggedIn = false;
     this.socket = undefined;
-    this.cancelPing();
+    this.heartbeat.stop();
     this.pending.failAll();
     if (wasLoggedIn) this.connectionSubject.next({ kind: 'dropped', reason, ts: this.serverClock.now() });
     if (this.closing) return;

@@ -4,6 +4,14 @@ import type { ServerClock } from '../server-clock.ts';
 import type { Signer } from '../signing.ts';
 import type { JitterSource, TimerPort } from '../timer-port.ts';
 import type { InboundCounters, RawInboundFrame } from './inbound-counters.ts';
+import type { LateReply } from './pending-requests.ts';
+
+/**
+ * The reply timeout of the private socket's requests and its login when the options say none
+ * (Keel's choice): a healthy venue answers within a second; a reply that takes longer leaves the
+ * command's outcome to the lookups that follow a timeout, which should not start later than this.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
 /** Reconnect policy: capped exponential backoff with jitter. */
 export interface ReconnectPolicy {
@@ -27,9 +35,15 @@ export interface PrivateWsOptions {
    */
   readonly serverClock?: ServerClock;
   readonly random?: JitterSource;
-  /** Text `ping` interval; the venue closes connections idle for 30 s. Default 20 000 ms. */
+  /** Text `ping` interval; the venue closes connections idle for 30 s. Default 5 000 ms. */
   readonly pingIntervalMs?: number;
-  /** Reply timeout of requests (and login). Default 5 000 ms. */
+  /**
+   * Ping intervals without any inbound frame (pong, reply, push) after which the open socket is
+   * taken for dead: dropped (the stream `down`, pending requests failed) and reconnected. At least
+   * 2. Default 3 (see `DEFAULT_HEARTBEAT`).
+   */
+  readonly silentPings?: number;
+  /** Reply timeout of requests (and login). Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   readonly requestTimeoutMs?: number;
   /**
    * How long each connection attempt may take to open (TCP and WebSocket upgrade) before it is
@@ -59,6 +73,18 @@ export interface PrivateWsOptions {
   readonly counters?: InboundCounters;
   /** Recorder tap: every inbound frame, raw. The login frame is outbound and never passed. */
   readonly onRaw?: (raw: RawInboundFrame) => void;
+}
+
+/** Options of one request on the private socket. */
+export interface RequestOptions {
+  /** Reply timeout, ms; default the client's `requestTimeoutMs`. */
+  readonly timeoutMs?: number;
+  /**
+   * Takes the reply should it come after the timeout rejected the request, while the connection
+   * lasts (the last 1 000 timed-out requests are remembered): a command whose outcome is being
+   * looked up learns it from the venue's own answer. Without it such a reply is counted unmatched.
+   */
+  readonly onLateReply?: (late: LateReply) => void;
 }
 
 /** A (re)connection reached the logged-in state, or the connection dropped; `ts` is the venue's time (`serverClock`). */

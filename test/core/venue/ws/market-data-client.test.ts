@@ -40,6 +40,7 @@ describe('market-data WebSocket client', () => {
       timer,
       random: { next: () => 0 },
       heartbeatMs: 20_000,
+      silentHeartbeats: 2,
       reconnect: { baseMs: 100, capMs: 1_000 },
       logger: pino({ level: 'silent' }),
       ...(onRaw === undefined ? {} : { onRaw }),
@@ -320,6 +321,68 @@ describe('market-data WebSocket client', () => {
     await timer.advance(1_000);
     await waitFor(() => statuses.length === 2, 'the stall reported');
     expect(statuses[1]?.reason).toContain('5 heartbeat intervals');
+  });
+
+  it('drops a silent socket 15 s after its last frame by default (a ping every 5 s, 3 silent intervals)', async () => {
+    const client = new MarketDataClient({
+      url,
+      timer,
+      random: { next: () => 0 },
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    clients.push(client);
+    const statuses: VenueStatus[] = [];
+    client.status.subscribe((s) => statuses.push(s));
+    await client.connect();
+    await timer.advance(14_999);
+    await waitFor(() => received.length === 2, 'two pings');
+    expect(statuses.map((s) => s.state)).toEqual(['up']);
+    await timer.advance(1);
+    await waitFor(() => statuses.length === 2, 'the stall reported');
+    expect(statuses[1]?.reason).toBe('silent for 15000 ms (3 heartbeat intervals without a frame or pong)');
+  });
+
+  it('counts the silence from the last frame: the stall is found at the limit, not at the heartbeat after it', async () => {
+    const client = start(true);
+    const statuses: VenueStatus[] = [];
+    client.status.subscribe((s) => statuses.push(s));
+    await client.connect();
+    await timer.advance(10_000);
+    send({ pong: timer.now() }, true);
+    await waitFor(() => client.counters.heartbeats === 1, 'the frame');
+    await timer.advance(39_999);
+    expect(statuses.map((s) => s.state)).toEqual(['up']);
+    await timer.advance(1);
+    await waitFor(() => statuses.length === 2, 'the stall reported');
+    expect(statuses[1]?.reason).toContain('silent for 40000 ms');
+  });
+
+  it('says the data missed over a reconnect in whole ms on a clock with fractions', async () => {
+    // A fraction on the clock from the drop on: the reconnect reads it, the drop's time did not.
+    let statusCount = 0;
+    const client = new MarketDataClient({
+      url,
+      timer,
+      eventClock: () => timer.now() + (statusCount < 2 ? 0 : 0.987581),
+      random: { next: () => 0 },
+      heartbeatMs: 1_000,
+      silentHeartbeats: 2,
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    clients.push(client);
+    const statuses: VenueStatus[] = [];
+    client.status.subscribe((s) => {
+      statuses.push(s);
+      statusCount++;
+    });
+    await client.connect();
+    for (const socket of sockets) socket.terminate();
+    await waitFor(() => statuses.length === 2, 'the drop reported');
+    await timer.advance(100);
+    await waitFor(() => statuses.length === 3, 'the reconnect reported');
+    expect(statuses[2]?.reason).toMatch(/^reconnected and resubscribed; \d+ ms of data missed$/);
   });
 
   it('abandons a reconnect whose upgrade never completes after 10 s (the default) and reconnects with backoff', async () => {

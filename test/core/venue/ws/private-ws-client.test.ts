@@ -37,6 +37,8 @@ describe('private WebSocket client', () => {
       url: venue.url,
       signer: hmacSigner('ws-key', 'ws-secret'),
       timer,
+      // Its silence watchdog (3 intervals) stays beyond the minute the tests jump the fake clock.
+      pingIntervalMs: 25_000,
       orderRateLimit: { limit, windowMs: 60_000 },
       logger,
     });

@@ -43,6 +43,7 @@ describe('market-data WebSocket silence watchdog across a wall-clock step', () =
       timer,
       random: { next: () => 0 },
       heartbeatMs: 20_000,
+      silentHeartbeats: 2,
       reconnect: { baseMs: 100, capMs: 1_000 },
       logger: pino({ level: 'silent' }),
     });
@@ -92,6 +93,7 @@ describe('private WebSocket silence watchdog across a wall-clock step', () => {
       timer,
       random: { next: () => 0 },
       pingIntervalMs: 20_000,
+      silentPings: 2,
       requestTimeoutMs: 1_000,
       reconnect: { baseMs: 100, capMs: 1_000 },
       logger: pino({ level: 'silent' }),
@@ -111,13 +113,15 @@ describe('private WebSocket silence watchdog across a wall-clock step', () => {
     expect(connections.map((event) => event.kind)).toEqual(['loggedIn']);
   });
 
-  it('still drops a socket silent past two ping intervals when the wall clock steps an hour back', async () => {
+  it('still drops a socket silent for two ping intervals when the wall clock steps an hour back', async () => {
     venue.answerPings = false;
     await client.connect();
     await timer.advance(10_000);
     timer.stepWall(-HOUR_MS);
-    await timer.advance(50_000);
+    await timer.advance(30_000);
     await waitFor(() => connections.some((event) => event.kind === 'dropped'), 'the silent socket dropped');
-    expect(venue.frames.filter((frame) => frame === 'ping')).toHaveLength(2);
+    expect(connections[1]).toMatchObject({ kind: 'dropped' });
+    expect(connections[1]?.kind === 'dropped' ? connections[1].reason : '').toContain('silent for 40000 ms');
+    expect(venue.frames.filter((frame) => frame === 'ping')).toHaveLength(1);
   });
 });
