@@ -7,6 +7,7 @@ import {
   type AlgoOrderUpdateEvent,
   type CancelOrdersIntent,
   COMMAND_NOT_APPLIED,
+  type ModifyOrderIntent,
   type Order,
   type StrategyIntent,
   showsNoOpenOrder,
@@ -64,8 +65,9 @@ type ReconciliationWarningKind =
  * mode, the User Data stream as events, and reconciliation after every (re)connect (retried
  * with backoff when it fails; a push newer than its snapshot is never overwritten). An order
  * whose ack never came is looked up by its clientOrderId, never re-sent; so is, with the same
- * policy, one acknowledged (or an algo order) that a reconciliation found unknown to the venue,
- * before it is ended ({@link UnknownOrderLookups}). Fills made while the
+ * policy, one acknowledged (or an algo order) that a reconciliation or a refused modify or cancel
+ * found unknown to the venue, before it is ended ({@link UnknownOrderLookups}); its modifies are
+ * held meanwhile. Fills made while the
  * socket was down are fetched after the reconnect and reported once each, before the order states
  * that depend on them; a duplicate push is dropped while the execution is remembered (the
  * catch-up window), and the kernel's own de-duplication catches an older one. Each liquidation
@@ -417,9 +419,15 @@ export class LiveExecutionClient implements ExecutionPort {
    * answer: when a part is refused, one refusal is reported once both parts were answered (see
    * {@link splitCancelRefusal}), so the kernel retries or looks up its orders as for any refused
    * cancel. A refusal saying the venue does not know an order it acknowledged (401018) has that
-   * order looked up (see {@link LiveExecutionClient.lookUpUnknownTargets}).
+   * order looked up (see {@link LiveExecutionClient.lookUpUnknownTargets}), and a modify of an order
+   * under such lookups is held until they end (see {@link LiveExecutionClient.holdWhileLookedUp}).
    */
   private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
+    const lookup = intent.kind === 'modifyOrder' ? this.unknownOrders.lookupOf(intent.target) : undefined;
+    if (intent.kind === 'modifyOrder' && lookup !== undefined) {
+      this.holdWhileLookedUp(command, intent, lookup);
+      return Promise.resolve();
+    }
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
     const unacked = this.placement.unacknowledged(targets);
     const refuse = (error: unknown, keelCode?: number) => this.rejectCommand(command, error, keelCode);
@@ -461,6 +469,50 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
+   * A modify of an order the venue said it does not know, while Keel looks that order up: held, not
+   * sent, until the lookups end (at most until their verdict, 30 s after the first "not found",
+   * unless they keep failing), then sent if the order is still open in Keel, else refused as not
+   * applied (its lookups ended it, or the venue's answer showed it final). Sending it would only be
+   * refused as unknown again, and a strategy re-quoting on every tick would flood the venue with
+   * modifies the whole time; held, the order shows `PENDING_REPLACE` and the strategy waits. Not
+   * held behind it are the later commands on its sym (it is reported answered to
+   * {@link SymCommandOrder} at once: the venue does not know its order, so nothing it does can be
+   * overtaken). Cancels are never held: a cancel cannot add risk, and if the venue's read side only
+   * lagged it is what must reach the venue. When the client stops first it is refused as not applied.
+   * @param command - the approved modify
+   * @param intent - its intent
+   * @param lookup - settles once the order is no longer looked up
+   */
+  private holdWhileLookedUp(command: ApprovedIntent, intent: ModifyOrderIntent, lookup: Promise<void>): void {
+    this.logger.info(
+      { ...intentLogFields(intent), strategy: command.strategyId },
+      'modify held: the venue did not know its order, which Keel is looking up',
+    );
+    void lookup.then(() => {
+      if (this.stopped) {
+        this.rejectCommand(
+          command,
+          new Error(`modifyOrder ${intent.ref} not sent: the client stopped while its order was looked up`),
+          COMMAND_NOT_APPLIED,
+        );
+        return;
+      }
+      const open = this.localView.state().openOrders.some((order) => order.clientOrderId === intent.target);
+      if (open) {
+        void this.sendOrderAction(command, intent);
+        return;
+      }
+      this.rejectCommand(
+        command,
+        new Error(
+          `modifyOrder ${intent.ref} not sent: its order ${intent.target} ended while Keel looked it up (the venue had said it does not know it)`,
+        ),
+        COMMAND_NOT_APPLIED,
+      );
+    });
+  }
+
+  /**
    * @param intent - the modify or cancel (or a part of a split batch cancel)
    * @param refuse - told why the venue refused it (or why it was not sent)
    * @returns when the venue answered it, or it failed (its refusal reported)
@@ -483,7 +535,9 @@ export class LiveExecutionClient implements ExecutionPort {
    * lag, it may have ended, or the venue lost it), so it is looked up, never assumed open, with the
    * policy of an acknowledged order a reconciliation found unknown (see {@link UnknownOrderLookups}:
    * the venue's answer is emitted; after 3 "not found" over 30 s it is ended CANCELLED with the
-   * warning that the venue forgot it). An order whose place is unanswered is the placement's.
+   * warning that the venue forgot it). The refusal counts as a "not found"; later ones of the same
+   * order never put the verdict off, and the one that comes when it is due ends the order. An order
+   * whose place is unanswered is the placement's.
    */
   private lookUpUnknownTargets(intent: OrderActionIntent): void {
     const targets = new Set(intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target]);
@@ -501,7 +555,7 @@ export class LiveExecutionClient implements ExecutionPort {
         },
         'the venue does not know an order it acknowledged: looking it up',
       );
-      this.unknownOrders.keepOpen({ kind: 'order', order });
+      this.unknownOrders.refused({ kind: 'order', order });
     }
   }
 
@@ -528,7 +582,7 @@ export class LiveExecutionClient implements ExecutionPort {
       },
       'the venue holds no such algo order open: looking it up',
     );
-    this.unknownOrders.keepOpen({ kind: 'algoOrder', algoOrder });
+    this.unknownOrders.refused({ kind: 'algoOrder', algoOrder });
   }
 
   /**

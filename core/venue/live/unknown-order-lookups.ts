@@ -45,18 +45,26 @@ interface Followed {
   looping: boolean;
   /** Ends the loop's wait now. */
   wake: () => void;
+  /** Settles once it is no longer followed (the venue's answer, Keel's verdict, an update, the stop). */
+  readonly done: Promise<void>;
+  readonly settled: () => void;
 }
 
 /**
  * Orders the venue acknowledged, and algo orders, that a reconciliation found neither listed open
- * nor known (401018), kept open and looked up again: a venue's REST read side may lag its matching
- * engine, so one "not found" right after a reconnect does not mean the venue lost the order. Each
+ * nor known (401018), or whose modify or cancel the venue refused as unknown, kept open and looked
+ * up again: a venue's REST read side may lag its matching engine, so one "not found" right after a
+ * reconnect does not mean the venue lost the order. Each
  * is looked up with the unacked orders' policy (`spacingMs` doubling to `capMs`) until the venue
  * reports it (that answer is emitted) or has said "not found" at least `minNotFound` times over
  * `giveUpMs` since the first; only then is it ended as reconciliation ends an order the venue does
  * not know (CANCELLED, `synthesized`, with the warning that the venue forgot it; an algo order
  * CANCELLED). A lookup that failed for good ends it at once; any other failure never counts. An
- * update of it from anywhere (a push, another reconciliation's correction) ends the lookups.
+ * update of it from anywhere (a push, another reconciliation's correction) ends the lookups. A
+ * later "not found" of an order already followed (another reconciliation's, a refused modify or
+ * cancel) counts towards the verdict but never puts it off: the 30 s run from the first one, and
+ * the waits between lookups are cut short so the lookup that can give the verdict comes when it is
+ * due.
  */
 export class UnknownOrderLookups {
   private readonly followed = new Map<string, Followed>();
@@ -81,13 +89,7 @@ export class UnknownOrderLookups {
   keepOpen(unknown: UnknownToVenue): boolean {
     if (this.stopped) return false;
     const key = keyOf(unknown);
-    const entry = this.followed.get(key) ?? {
-      unknown,
-      since: monotonicOf(this.options.timer),
-      notFound: 0,
-      looping: false,
-      wake: () => undefined,
-    };
+    const entry = this.followed.get(key) ?? newEntry(unknown, monotonicOf(this.options.timer));
     entry.unknown = unknown;
     entry.notFound++;
     if (this.verdictDue(entry)) {
@@ -97,6 +99,27 @@ export class UnknownOrderLookups {
     this.followed.set(key, entry);
     if (!entry.looping) void this.follow(key, entry);
     return true;
+  }
+
+  /**
+   * The venue refused a modify or cancel of an order it acknowledged as "not found" (401018):
+   * counted as one more "not found" of it, and the order looked up (see {@link keepOpen}); when
+   * the verdict is due, it is ended now, as the lookups end it.
+   * @param unknown - the order or algo order the venue does not know
+   */
+  refused(unknown: UnknownToVenue): void {
+    if (this.stopped || this.keepOpen(unknown)) return;
+    this.end(unknown, UNKNOWN_ORDER_REASON);
+  }
+
+  /**
+   * @param clientOrderId - an order's reference
+   * @returns settles once the order is no longer looked up (the venue's answer or Keel's verdict
+   *   emitted, an update of it passed on, or the stop); undefined when it is not looked up
+   */
+  lookupOf(clientOrderId: string): Promise<void> | undefined {
+    if (clientOrderId === '') return undefined;
+    return this.followed.get(orderKey({ clientOrderId, orderId: '' }))?.done;
   }
 
   /**
@@ -126,6 +149,13 @@ export class UnknownOrderLookups {
     if (entry === undefined) return;
     this.followed.delete(key);
     entry.wake();
+    entry.settled();
+  }
+
+  /** How long to wait before the next lookup: the spacing, but no later than the verdict is due. */
+  private nextWait(entry: Followed, spacing: number): number {
+    const left = entry.since + this.options.policy.giveUpMs - monotonicOf(this.options.timer);
+    return left > 0 ? Math.min(spacing, left) : spacing;
   }
 
   private async follow(key: string, entry: Followed): Promise<void> {
@@ -133,7 +163,7 @@ export class UnknownOrderLookups {
     let spacing = this.options.policy.spacingMs;
     try {
       for (;;) {
-        await this.wait(entry, spacing);
+        await this.wait(entry, this.nextWait(entry, spacing));
         spacing = Math.min(spacing * 2, this.options.policy.capMs);
         if (this.followed.get(key) !== entry) return;
         let found: UserEvent | undefined;
@@ -142,7 +172,7 @@ export class UnknownOrderLookups {
         } catch (error) {
           if (this.followed.get(key) !== entry) return;
           if (error instanceof LastingLookupFailure) {
-            this.followed.delete(key);
+            this.forget(key);
             this.end(entry.unknown, `${UNREADABLE_ORDER_REASON}: ${error.message}`);
             return;
           }
@@ -154,13 +184,13 @@ export class UnknownOrderLookups {
         }
         if (this.followed.get(key) !== entry) return;
         if (found !== undefined) {
-          this.followed.delete(key);
+          this.forget(key);
           this.options.emit(found);
           return;
         }
         entry.notFound++;
         if (this.verdictDue(entry)) {
-          this.followed.delete(key);
+          this.forget(key);
           this.end(entry.unknown, UNKNOWN_ORDER_REASON);
           return;
         }
@@ -208,10 +238,20 @@ export class UnknownOrderLookups {
   }
 }
 
+function newEntry(unknown: UnknownToVenue, since: number): Followed {
+  let settled: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    settled = resolve;
+  });
+  return { unknown, since, notFound: 0, looping: false, wake: () => undefined, done, settled };
+}
+
 function keyOf(unknown: UnknownToVenue): string {
-  return unknown.kind === 'order'
-    ? `order ${openOrderKey(unknown.order)}`
-    : `algo ${unknown.algoOrder.clientAlgoOrderId}`;
+  return unknown.kind === 'order' ? orderKey(unknown.order) : `algo ${unknown.algoOrder.clientAlgoOrderId}`;
+}
+
+function orderKey(order: Pick<Order, 'clientOrderId' | 'orderId'>): string {
+  return `order ${openOrderKey(order)}`;
 }
 
 function describe(unknown: UnknownToVenue): Record<string, string> {
