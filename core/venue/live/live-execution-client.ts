@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
-import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
+import type { ExecutionPort, LocalTradingState, VenueSnapshot } from '../../execution/index.ts';
 import {
   type AlgoOrder,
   type AlgoOrderUpdateEvent,
@@ -41,7 +41,7 @@ import { lookUpOrder } from './order-lookup.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { isOutcomeUnknown } from './outcome-unknown.ts';
 import { OwnPortfolio } from './own-portfolio.ts';
-import { correctionCounts } from './reconciliation-report.ts';
+import { reconciliationReport } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel, refusalLogMessage } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
@@ -218,7 +218,7 @@ export class LiveExecutionClient implements ExecutionPort {
       keepUnknownOpen: (unknown) => this.unknownOrders.keepOpen(unknown),
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
-      reconciled: (corrections) => this.reconciled(corrections),
+      reconciled: (corrections, before) => this.reconciled(corrections, before),
       stillStale: (reason) => this.stillStale(reason),
       forgotten: (warning) => this.warnForgotten(warning),
       unfetchedFills: (warning) => this.warnUnfetchedFills(warning),
@@ -812,16 +812,23 @@ export class LiveExecutionClient implements ExecutionPort {
     return this.warnings.flatMap((warning) => (warning.kind === kind ? [warning.text] : []));
   }
 
-  /** A reconciliation brought Keel's view back to the venue's: said once, at info, with what it corrected. */
-  private reconciled(corrections: readonly UserEvent[]): void {
+  /**
+   * A reconciliation brought Keel's view back to the venue's: said once, at info, with what it
+   * corrected (see {@link reconciliationReport}), and whether trading resumes or stays stopped
+   * (see `LiveExecutionOptions.tradingStopped`).
+   */
+  private reconciled(corrections: readonly UserEvent[], before: LocalTradingState): void {
     if (!this.options.ws.isLoggedIn) return;
     const wasDown = this.privateStatus.current !== 'reconciled';
     this.privateStatus.set('reconciled');
-    if (wasDown)
-      this.logger.info(
-        { corrected: correctionCounts(corrections) },
-        'reconciliation finished: trading resumes',
-      );
+    if (!wasDown) return;
+    const stopped = this.options.tradingStopped?.();
+    this.logger.info(
+      reconciliationReport(corrections, before, this.unknownOrders.lookingUp()),
+      stopped === undefined
+        ? 'reconciliation finished: trading resumes'
+        : `reconciliation finished; trading stays ${stopped}`,
+    );
   }
 
   /**

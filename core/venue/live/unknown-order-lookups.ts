@@ -122,6 +122,15 @@ export class UnknownOrderLookups {
     return this.followed.get(orderKey({ clientOrderId, orderId: '' }))?.done;
   }
 
+  /** @returns the references of the orders and algo orders looked up now (an order's orderId when it has none) */
+  lookingUp(): string[] {
+    return [...this.followed.values()].map(({ unknown }) =>
+      unknown.kind === 'algoOrder'
+        ? unknown.algoOrder.clientAlgoOrderId
+        : unknown.order.clientOrderId || `orderId ${unknown.order.orderId}`,
+    );
+  }
+
   /**
    * An update the client passes on: an order or algo order it concerns is no longer followed.
    * @param event - the event
