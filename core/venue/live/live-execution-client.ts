@@ -7,7 +7,6 @@ import {
   type AlgoOrderUpdateEvent,
   type CancelOrdersIntent,
   COMMAND_NOT_APPLIED,
-  type ModifyOrderIntent,
   type Order,
   type StrategyIntent,
   showsNoOpenOrder,
@@ -34,6 +33,7 @@ import { LoanReadOrder } from './loan-read-order.ts';
 import { LocalTradingView } from './local-trading-view.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
+import { ModifiesHeldForLookups } from './modifies-held-for-lookups.ts';
 import { NewestPositionReports } from './newest-position-reports.ts';
 import { type OrderActionIntent, sendOrderAction } from './order-actions.ts';
 import { orderFromIntent } from './order-from-intent.ts';
@@ -89,6 +89,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placement: OrderPlacement;
   /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
   private readonly unknownOrders: UnknownOrderLookups;
+  /** Modifies of orders the venue said it does not know, held while those orders are looked up. */
+  private readonly modifiesHeld: ModifiesHeldForLookups;
   /** Modifies and cancels held until the venue acknowledged their orders (at most `heldCommandWaitMs`). */
   private readonly heldActions: HeldOrderActions;
   /**
@@ -202,6 +204,7 @@ export class LiveExecutionClient implements ExecutionPort {
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
     });
+    this.modifiesHeld = new ModifiesHeldForLookups(this.logger);
     this.heldCommandWaitMs = options.heldCommandWaitMs ?? DEFAULT_HELD_COMMAND_WAIT_MS;
     this.heldActions = new HeldOrderActions({
       placement: this.placement,
@@ -336,6 +339,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.reconciliations.stop();
     this.placement.stop();
     this.heldActions.stop();
+    this.modifiesHeld.stop();
     this.unknownOrders.stop();
     this.fillsWithoutOrder.stop();
     this.lostReplyWaits.cancelAll();
@@ -420,15 +424,27 @@ export class LiveExecutionClient implements ExecutionPort {
    * {@link splitCancelRefusal}), so the kernel retries or looks up its orders as for any refused
    * cancel. A refusal saying the venue does not know an order it acknowledged (401018) has that
    * order looked up (see {@link LiveExecutionClient.lookUpUnknownTargets}), and a modify of an order
-   * under such lookups is held until they end (see {@link LiveExecutionClient.holdWhileLookedUp}).
+   * under such lookups is held until they end, or a cancel of the order comes (see
+   * {@link ModifiesHeldForLookups}; cancels are never held: they add no risk, and if the venue's
+   * read side only lagged they are what must reach it).
    */
   private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
-    const lookup = intent.kind === 'modifyOrder' ? this.unknownOrders.lookupOf(intent.target) : undefined;
-    if (intent.kind === 'modifyOrder' && lookup !== undefined) {
-      this.holdWhileLookedUp(command, intent, lookup);
-      return Promise.resolve();
-    }
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
+    if (intent.kind === 'modifyOrder') {
+      const lookup = this.unknownOrders.lookupOf(intent.target);
+      if (lookup !== undefined) {
+        // Reported answered at once: the venue does not know its order, so no later command on the
+        // sym can overtake it there.
+        this.modifiesHeld.hold(intent, command.strategyId, lookup, {
+          send: () => void this.sendOrderAction(command, intent),
+          refuse: (error, keelCode) => this.rejectCommand(command, error, keelCode),
+          stillOpen: () =>
+            this.localView.state().openOrders.some((order) => order.clientOrderId === intent.target),
+          stopped: () => this.stopped,
+        });
+        return Promise.resolve();
+      }
+    } else this.modifiesHeld.cancelling(targets);
     const unacked = this.placement.unacknowledged(targets);
     const refuse = (error: unknown, keelCode?: number) => this.rejectCommand(command, error, keelCode);
     if (unacked.length === 0) return this.sendAction(intent, refuse);
@@ -465,50 +481,6 @@ export class LiveExecutionClient implements ExecutionPort {
     return this.heldActions.hold(intent, unacked, {
       send: (refused) => this.sendAction(intent, refused),
       refuse,
-    });
-  }
-
-  /**
-   * A modify of an order the venue said it does not know, while Keel looks that order up: held, not
-   * sent, until the lookups end (at most until their verdict, 30 s after the first "not found",
-   * unless they keep failing), then sent if the order is still open in Keel, else refused as not
-   * applied (its lookups ended it, or the venue's answer showed it final). Sending it would only be
-   * refused as unknown again, and a strategy re-quoting on every tick would flood the venue with
-   * modifies the whole time; held, the order shows `PENDING_REPLACE` and the strategy waits. Not
-   * held behind it are the later commands on its sym (it is reported answered to
-   * {@link SymCommandOrder} at once: the venue does not know its order, so nothing it does can be
-   * overtaken). Cancels are never held: a cancel cannot add risk, and if the venue's read side only
-   * lagged it is what must reach the venue. When the client stops first it is refused as not applied.
-   * @param command - the approved modify
-   * @param intent - its intent
-   * @param lookup - settles once the order is no longer looked up
-   */
-  private holdWhileLookedUp(command: ApprovedIntent, intent: ModifyOrderIntent, lookup: Promise<void>): void {
-    this.logger.info(
-      { ...intentLogFields(intent), strategy: command.strategyId },
-      'modify held: the venue did not know its order, which Keel is looking up',
-    );
-    void lookup.then(() => {
-      if (this.stopped) {
-        this.rejectCommand(
-          command,
-          new Error(`modifyOrder ${intent.ref} not sent: the client stopped while its order was looked up`),
-          COMMAND_NOT_APPLIED,
-        );
-        return;
-      }
-      const open = this.localView.state().openOrders.some((order) => order.clientOrderId === intent.target);
-      if (open) {
-        void this.sendOrderAction(command, intent);
-        return;
-      }
-      this.rejectCommand(
-        command,
-        new Error(
-          `modifyOrder ${intent.ref} not sent: its order ${intent.target} ended while Keel looked it up (the venue had said it does not know it)`,
-        ),
-        COMMAND_NOT_APPLIED,
-      );
     });
   }
 

@@ -87,6 +87,27 @@ describe('orders the venue acknowledged and then lost', () => {
     expect(r.live.forgottenOrderWarnings.join('\n')).toMatch(/sell-1/);
   });
 
+  it('refuses a held modify as not applied at once when a cancel of its order comes, or the client stops', async () => {
+    rig = await liveClientOnFakeVenue();
+    const r = rig;
+    await quotesThenForgotten(r);
+    await dropAndReconcile(r);
+    const modify = (ref: string, target: string) =>
+      r.live.submit(approved({ kind: 'modifyOrder', ref, target, sym: BTC, price: D('150') }));
+    const refused = (ref: string) =>
+      r.events.find((e) => e.kind === 'commandRejected' && e.ref === ref) as { code: number } | undefined;
+    modify('m-buy', 'buy-1');
+    modify('m-sell', 'sell-1');
+    r.live.submit(approved({ kind: 'cancelOrder', ref: 'cx-buy', target: 'buy-1', sym: BTC }));
+    await waitFor(() => refused('cx-buy') !== undefined, 'the cancel’s refusal');
+    expect(refused('m-buy')?.code).toBe(COMMAND_NOT_APPLIED);
+    expect(refused('m-sell')).toBeUndefined();
+    expect(r.ws.requests.map((q) => q.action).filter((a) => a !== 'place_order')).toEqual(['cancel_order']);
+    await r.live.stop();
+    expect(refused('m-sell')?.code).toBe(COMMAND_NOT_APPLIED);
+    expect(modifiesSent(r)).toBe(0);
+  });
+
   it('refusals of its modify and cancels as unknown, one a second, do not put off the verdict 30 s after the first', async () => {
     rig = await liveClientOnFakeVenue();
     const r = rig;
