@@ -444,7 +444,7 @@ export class LiveExecutionClient implements ExecutionPort {
         });
         return Promise.resolve();
       }
-    } else this.modifiesHeld.cancelling(targets);
+    } else this.modifiesHeld.cancelling(intent);
     const unacked = this.placement.unacknowledged(targets);
     const refuse = (error: unknown, keelCode?: number) => this.rejectCommand(command, error, keelCode);
     if (unacked.length === 0) return this.sendAction(intent, refuse);

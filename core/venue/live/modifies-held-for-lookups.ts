@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import { COMMAND_NOT_APPLIED, type ModifyOrderIntent } from '../../model/index.ts';
+import {
+  type CancelOrderIntent,
+  type CancelOrdersIntent,
+  COMMAND_NOT_APPLIED,
+  type ModifyOrderIntent,
+} from '../../model/index.ts';
 
 /** How a modify held for its order's lookups goes on once they end, and where its refusal goes. */
 export interface HeldModifyChannel {
@@ -23,8 +28,8 @@ export interface HeldModifyChannel {
  * stop's cancels (and the stop's wait for what is in flight) are not held up by it.
  */
 export class ModifiesHeldForLookups {
-  /** Per order (clientOrderId), how to refuse each modify held for it now. */
-  private readonly held = new Map<string, Set<(why: string) => void>>();
+  /** The modifies held, each with how to refuse it now. */
+  private readonly held = new Map<ModifyOrderIntent, (why: string) => void>();
 
   /** @param logger - where a hold is said */
   constructor(private readonly logger: Logger) {}
@@ -41,37 +46,39 @@ export class ModifiesHeldForLookups {
       { ref: intent.ref, target: intent.target, sym: intent.sym, strategy },
       'modify held: the venue did not know its order, which Keel is looking up',
     );
-    const forOrder = this.held.get(intent.target) ?? new Set();
-    this.held.set(intent.target, forOrder);
     let settled = false;
     const settle = (why: string | undefined): void => {
       if (settled) return;
       settled = true;
-      forOrder.delete(refuseNow);
-      if (forOrder.size === 0 && this.held.get(intent.target) === forOrder) this.held.delete(intent.target);
+      this.held.delete(intent);
       const reason = why ?? this.reasonNotToSend(intent, channel);
       if (reason === undefined) channel.send();
       else channel.refuse(new Error(`modifyOrder ${intent.ref} not sent: ${reason}`), COMMAND_NOT_APPLIED);
     };
-    const refuseNow = (why: string): void => settle(why);
-    forOrder.add(refuseNow);
+    this.held.set(intent, settle);
     void lookup.then(() => settle(undefined));
   }
 
   /**
-   * A cancel of these orders is on its way: the modifies held for them are refused as not applied.
-   * @param targets - the cancel's orders (clientOrderIds)
+   * A cancel is on its way: the modifies held for the orders it acts on (a cancel of a whole sym's
+   * orders: every one held on that sym) are refused as not applied.
+   * @param cancel - the cancel
    */
-  cancelling(targets: readonly string[]): void {
-    for (const target of targets)
-      for (const refuseNow of [...(this.held.get(target) ?? [])])
-        refuseNow(`a cancel of its order ${target} came while Keel looked the order up`);
+  cancelling(cancel: CancelOrderIntent | CancelOrdersIntent): void {
+    const targets = cancel.kind === 'cancelOrder' ? [cancel.target] : cancel.targets;
+    for (const [modify, refuseNow] of [...this.held]) {
+      const acted =
+        targets === undefined
+          ? cancel.sym === undefined || cancel.sym === modify.sym
+          : targets.includes(modify.target);
+      if (acted) refuseNow(`a cancel of its order ${modify.target} came while Keel looked the order up`);
+    }
   }
 
   /** The client is stopping: every held modify is refused as not applied. */
   stop(): void {
-    for (const forOrder of [...this.held.values()])
-      for (const refuseNow of [...forOrder]) refuseNow('the client stopped while its order was looked up');
+    for (const refuseNow of [...this.held.values()])
+      refuseNow('the client stopped while its order was looked up');
   }
 
   private reasonNotToSend(intent: ModifyOrderIntent, channel: HeldModifyChannel): string | undefined {

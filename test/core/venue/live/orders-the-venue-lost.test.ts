@@ -87,7 +87,7 @@ describe('orders the venue acknowledged and then lost', () => {
     expect(r.live.forgottenOrderWarnings.join('\n')).toMatch(/sell-1/);
   });
 
-  it('refuses a held modify as not applied at once when a cancel of its order comes, or the client stops', async () => {
+  it('refuses a held modify as not applied at once when a cancel of its order (or of its sym) comes, or the client stops', async () => {
     rig = await liveClientOnFakeVenue();
     const r = rig;
     await quotesThenForgotten(r);
@@ -102,10 +102,17 @@ describe('orders the venue acknowledged and then lost', () => {
     await waitFor(() => refused('cx-buy') !== undefined, 'the cancel’s refusal');
     expect(refused('m-buy')?.code).toBe(COMMAND_NOT_APPLIED);
     expect(refused('m-sell')).toBeUndefined();
-    expect(r.ws.requests.map((q) => q.action).filter((a) => a !== 'place_order')).toEqual(['cancel_order']);
-    await r.live.stop();
+    // A stop's sweep cancels a whole sym's orders.
+    r.live.submit(approved({ kind: 'cancelOrders', ref: 'cx-all', sym: BTC }));
+    await waitFor(() => refused('cx-all') !== undefined, 'the sweep’s refusal');
     expect(refused('m-sell')?.code).toBe(COMMAND_NOT_APPLIED);
-    expect(modifiesSent(r)).toBe(0);
+    modify('m-sell-2', 'sell-1');
+    await r.live.stop();
+    expect(refused('m-sell-2')?.code).toBe(COMMAND_NOT_APPLIED);
+    expect(r.ws.requests.map((q) => q.action).filter((a) => a !== 'place_order')).toEqual([
+      'cancel_order',
+      'cancel_orders',
+    ]);
   });
 
   it('refusals of its modify and cancels as unknown, one a second, do not put off the verdict 30 s after the first', async () => {
