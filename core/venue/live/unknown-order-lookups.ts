@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import {
   forgottenOrdersWarning,
   LastingLookupFailure,
-  UNKNOWN_ORDER_REASON,
   UNREADABLE_ORDER_REASON,
   type UnknownToVenue,
   unknownAlgoOrderEnded,
@@ -49,6 +48,12 @@ interface Followed {
   readonly done: Promise<void>;
   readonly settled: () => void;
 }
+
+/**
+ * How the reason of an acknowledged order ended because Keel's lookups kept finding it unknown to
+ * the venue begins (then how many "not found" over how long).
+ */
+export const LOOKED_UP_UNKNOWN_REASON = 'the venue does not know this order it acknowledged';
 
 /**
  * Orders the venue acknowledged, and algo orders, that a reconciliation found neither listed open
@@ -108,8 +113,10 @@ export class UnknownOrderLookups {
    * @param unknown - the order or algo order the venue does not know
    */
   refused(unknown: UnknownToVenue): void {
-    if (this.stopped || this.keepOpen(unknown)) return;
-    this.end(unknown, UNKNOWN_ORDER_REASON);
+    if (this.stopped) return;
+    const entry = this.followed.get(keyOf(unknown));
+    if (this.keepOpen(unknown)) return;
+    this.giveUp(unknown, entry ?? newEntry(unknown, monotonicOf(this.options.timer)));
   }
 
   /**
@@ -200,7 +207,7 @@ export class UnknownOrderLookups {
         entry.notFound++;
         if (this.verdictDue(entry)) {
           this.forget(key);
-          this.end(entry.unknown, UNKNOWN_ORDER_REASON);
+          this.giveUp(entry.unknown, entry);
           return;
         }
       }
@@ -225,8 +232,19 @@ export class UnknownOrderLookups {
     return algoOrder === undefined ? undefined : { kind: 'algoOrder', ts: now, recvTs: now, algoOrder };
   }
 
-  /** Ends it as reconciliation ends what the venue does not know, and says so. */
-  private end(unknown: UnknownToVenue, reason: string): void {
+  /** Keel's verdict: the venue still does not know it; ended with a reason naming the lookups. */
+  private giveUp(unknown: UnknownToVenue, entry: Followed): void {
+    const seconds = Math.round((monotonicOf(this.options.timer) - entry.since) / 1000);
+    const times = `${Math.max(entry.notFound, 1)} "not found" over ${seconds} s`;
+    this.end(unknown, `${LOOKED_UP_UNKNOWN_REASON}: ${times} of lookups`, `after ${times}, at`);
+  }
+
+  /**
+   * Ends it as reconciliation ends what the venue does not know, and says so.
+   * @param found - for an order given up on, how the venue was found not to know it (the
+   *   forgotten-order warning is then given); undefined for one whose lookup failed for good
+   */
+  private end(unknown: UnknownToVenue, reason: string, found?: string): void {
     const now = this.stampNow();
     const stamp = { ts: now, recvTs: now };
     if (unknown.kind === 'algoOrder') {
@@ -242,7 +260,7 @@ export class UnknownOrderLookups {
       return;
     }
     const order = unknownOrderEnded(unknown.order, reason, now);
-    if (reason === UNKNOWN_ORDER_REASON) this.options.forgotten(forgottenOrdersWarning([order], now));
+    if (found !== undefined) this.options.forgotten(forgottenOrdersWarning([order], now, found));
     this.options.emit({ kind: 'order', ...stamp, order });
   }
 }

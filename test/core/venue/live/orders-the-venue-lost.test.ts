@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { UNKNOWN_ORDER_REASON } from '../../../../core/execution/index.ts';
 import { COMMAND_NOT_APPLIED, D, type Order, type UserEvent } from '../../../../core/model/index.ts';
+import { LOOKED_UP_UNKNOWN_REASON } from '../../../../core/venue/live/unknown-order-lookups.ts';
 import { approved } from '../../../kit/approved-intents.ts';
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
 import {
@@ -9,6 +9,9 @@ import {
   liveClientOnFakeVenue,
 } from '../../../kit/live-client-on-fake-venue.ts';
 import { waitFor } from '../../../kit/venue-wait.ts';
+
+/** The reason of an order Keel's lookups gave up on. */
+const LOOKED_UP = new RegExp(`^${LOOKED_UP_UNKNOWN_REASON}: \\d+ "not found" over 30 s of lookups$`);
 
 let rig: LiveClientOnFakeVenue | undefined;
 afterEach(async () => {
@@ -75,7 +78,7 @@ describe('orders the venue acknowledged and then lost', () => {
       expect(lastOf(r.events, ref)).toMatchObject({
         orderState: 'CANCELLED',
         synthesized: true,
-        reason: UNKNOWN_ORDER_REASON,
+        reason: expect.stringMatching(LOOKED_UP),
       });
       expect(endedAt.get(ref)).toBeLessThanOrEqual(firstNotFound + 31_000);
     }
@@ -136,7 +139,7 @@ describe('orders the venue acknowledged and then lost', () => {
     expect(lastOf(r.events, 'buy-1')).toMatchObject({
       orderState: 'CANCELLED',
       synthesized: true,
-      reason: UNKNOWN_ORDER_REASON,
+      reason: expect.stringMatching(LOOKED_UP),
     });
     expect(r.timer.now()).toBeLessThanOrEqual(firstNotFound + 31_000);
     expect(n).toBeGreaterThan(20);

@@ -1,12 +1,11 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import {
-  LastingLookupFailure,
-  UNKNOWN_ORDER_REASON,
-  UNREADABLE_ORDER_REASON,
-} from '../../../../core/execution/index.ts';
+import { LastingLookupFailure, UNREADABLE_ORDER_REASON } from '../../../../core/execution/index.ts';
 import type { AlgoOrder, Order, UserEvent } from '../../../../core/model/index.ts';
-import { UnknownOrderLookups } from '../../../../core/venue/live/unknown-order-lookups.ts';
+import {
+  LOOKED_UP_UNKNOWN_REASON,
+  UnknownOrderLookups,
+} from '../../../../core/venue/live/unknown-order-lookups.ts';
 import { anAlgoOrder } from '../../../kit/algo-order-builders.ts';
 import { anOrder } from '../../../kit/order-builders.ts';
 import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
@@ -41,6 +40,9 @@ function lookupsOn(answers: (n: number) => Answer, policy = POLICY) {
   return { timer, lookups, emitted, warnings, asked };
 }
 
+/** The reason of an order Keel's lookups gave up on. */
+const LOOKED_UP = new RegExp(`^${LOOKED_UP_UNKNOWN_REASON}: \\d+ "not found" over 30 s of lookups$`);
+
 const acked = anOrder({ clientOrderId: 'c-1', orderId: 'o-1', orderState: 'OPEN' });
 
 describe('unknown order lookups', () => {
@@ -67,7 +69,7 @@ describe('unknown order lookups', () => {
           clientOrderId: 'c-1',
           orderState: 'CANCELLED',
           synthesized: true,
-          reason: UNKNOWN_ORDER_REASON,
+          reason: expect.stringMatching(LOOKED_UP),
         }),
       }),
     ]);
@@ -145,7 +147,7 @@ describe('unknown order lookups', () => {
           clientOrderId: 'c-1',
           orderState: 'CANCELLED',
           synthesized: true,
-          reason: UNKNOWN_ORDER_REASON,
+          reason: `${LOOKED_UP_UNKNOWN_REASON}: 30 "not found" over 30 s of lookups`,
         }),
       }),
     ]);
