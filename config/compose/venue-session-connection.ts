@@ -49,6 +49,8 @@ export interface VenueSessionConnectionInput {
   readonly ackPending?: () => Promise<void> | undefined;
   /** In lockstep, the commands held behind unanswered ones on their sym: the ack waits for them, the venue told (see `lockstepAcks`). */
   readonly ackHeld?: () => Promise<void> | undefined;
+  /** What keeps trading stopped once a reconciliation finished (see `LiveExecutionOptions.tradingStopped`). */
+  readonly tradingStopped?: () => string | undefined;
 }
 
 /**
@@ -120,6 +122,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     ...privateRequestTimeoutOf(options.config),
     ...wsOpenTimeoutOf(options.config),
     ...heldCommandWaitOf(options.config),
+    ...(input.tradingStopped === undefined ? {} : { tradingStopped: input.tradingStopped }),
     ...restRateLimitOf(options.config),
     ...signatureArraysOf(options.config),
   });

@@ -100,6 +100,13 @@ async function startAndRunVenueSession(
     // meanwhile that they are still to come.
     ackPending: () => attachedLegs.pending() ?? legFills.pending() ?? hold?.idle(),
     ackHeld: () => live.execution.commandsHeld(),
+    // A kill switch in force (restored from the earlier run, or tripped during an outage) keeps
+    // trading stopped after a reconciliation: its log line says so rather than "trading resumes".
+    tradingStopped: () => {
+      const { state, reason } = riskGate.status();
+      if (state === 'ACTIVE') return undefined;
+      return reason === undefined ? state : `${state} (${reason})`;
+    },
   });
   metrics.watchVenue(live.status, live.counters);
   // Rejected orders, liquidations and the account's status, logged and counted as they arrive.

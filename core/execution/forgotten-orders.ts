@@ -26,16 +26,21 @@ export function forgottenOrders(corrections: readonly UserEvent[]): Order[] {
 /**
  * The warning for orders the venue forgot, for the log and the result.
  * @param orders - from {@link forgottenOrders}, at least one
- * @param ts - when the reconciliation found them, epoch ms
+ * @param ts - when the reconciliation (or the lookups) found them, epoch ms
+ * @param found - how they were found, before the time: default "at the reconciliation of"
  * @returns one sentence
  */
-export function forgottenOrdersWarning(orders: readonly Order[], ts: number): string {
+export function forgottenOrdersWarning(
+  orders: readonly Order[],
+  ts: number,
+  found = 'at the reconciliation of',
+): string {
   const refs = orders.map((order) => order.clientOrderId);
   const shown =
     refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
   return (
     `the venue did not know ${orders.length} order${orders.length === 1 ? '' : 's'} it had acknowledged (${shown}) ` +
-    `at the reconciliation of ${new Date(ts).toISOString()}: it may have lost its state (restarted without its data?); ` +
+    `${found} ${new Date(ts).toISOString()}: it may have lost its state (restarted without its data?); ` +
     "Keel marked them CANCELLED and took the venue's positions and balances as they are"
   );
 }

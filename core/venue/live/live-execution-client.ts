@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
-import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
+import type { ExecutionPort, LocalTradingState, VenueSnapshot } from '../../execution/index.ts';
 import {
   type AlgoOrder,
   type AlgoOrderUpdateEvent,
@@ -33,6 +33,7 @@ import { LoanReadOrder } from './loan-read-order.ts';
 import { LocalTradingView } from './local-trading-view.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
+import { ModifiesHeldForLookups } from './modifies-held-for-lookups.ts';
 import { NewestPositionReports } from './newest-position-reports.ts';
 import { type OrderActionIntent, sendOrderAction } from './order-actions.ts';
 import { orderFromIntent } from './order-from-intent.ts';
@@ -40,7 +41,7 @@ import { lookUpOrder } from './order-lookup.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { isOutcomeUnknown } from './outcome-unknown.ts';
 import { OwnPortfolio } from './own-portfolio.ts';
-import { correctionCounts } from './reconciliation-report.ts';
+import { reconciliationReport } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel, refusalLogMessage } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
@@ -64,8 +65,9 @@ type ReconciliationWarningKind =
  * mode, the User Data stream as events, and reconciliation after every (re)connect (retried
  * with backoff when it fails; a push newer than its snapshot is never overwritten). An order
  * whose ack never came is looked up by its clientOrderId, never re-sent; so is, with the same
- * policy, one acknowledged (or an algo order) that a reconciliation found unknown to the venue,
- * before it is ended ({@link UnknownOrderLookups}). Fills made while the
+ * policy, one acknowledged (or an algo order) that a reconciliation or a refused modify or cancel
+ * found unknown to the venue, before it is ended ({@link UnknownOrderLookups}); its modifies are
+ * held meanwhile. Fills made while the
  * socket was down are fetched after the reconnect and reported once each, before the order states
  * that depend on them; a duplicate push is dropped while the execution is remembered (the
  * catch-up window), and the kernel's own de-duplication catches an older one. Each liquidation
@@ -87,6 +89,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placement: OrderPlacement;
   /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
   private readonly unknownOrders: UnknownOrderLookups;
+  /** Modifies of orders the venue said it does not know, held while those orders are looked up. */
+  private readonly modifiesHeld: ModifiesHeldForLookups;
   /** Modifies and cancels held until the venue acknowledged their orders (at most `heldCommandWaitMs`). */
   private readonly heldActions: HeldOrderActions;
   /**
@@ -200,6 +204,7 @@ export class LiveExecutionClient implements ExecutionPort {
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
     });
+    this.modifiesHeld = new ModifiesHeldForLookups(this.logger);
     this.heldCommandWaitMs = options.heldCommandWaitMs ?? DEFAULT_HELD_COMMAND_WAIT_MS;
     this.heldActions = new HeldOrderActions({
       placement: this.placement,
@@ -216,7 +221,7 @@ export class LiveExecutionClient implements ExecutionPort {
       keepUnknownOpen: (unknown) => this.unknownOrders.keepOpen(unknown),
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
-      reconciled: (corrections) => this.reconciled(corrections),
+      reconciled: (corrections, before) => this.reconciled(corrections, before),
       stillStale: (reason) => this.stillStale(reason),
       forgotten: (warning) => this.warnForgotten(warning),
       unfetchedFills: (warning) => this.warnUnfetchedFills(warning),
@@ -334,6 +339,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.reconciliations.stop();
     this.placement.stop();
     this.heldActions.stop();
+    this.modifiesHeld.stop();
     this.unknownOrders.stop();
     this.fillsWithoutOrder.stop();
     this.lostReplyWaits.cancelAll();
@@ -417,10 +423,28 @@ export class LiveExecutionClient implements ExecutionPort {
    * answer: when a part is refused, one refusal is reported once both parts were answered (see
    * {@link splitCancelRefusal}), so the kernel retries or looks up its orders as for any refused
    * cancel. A refusal saying the venue does not know an order it acknowledged (401018) has that
-   * order looked up (see {@link LiveExecutionClient.lookUpUnknownTargets}).
+   * order looked up (see {@link LiveExecutionClient.lookUpUnknownTargets}), and a modify of an order
+   * under such lookups is held until they end, or a cancel of the order comes (see
+   * {@link ModifiesHeldForLookups}; cancels are never held: they add no risk, and if the venue's
+   * read side only lagged they are what must reach it).
    */
   private sendOrderAction(command: ApprovedIntent, intent: OrderActionIntent): Promise<void> {
     const targets = intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target];
+    if (intent.kind === 'modifyOrder') {
+      const lookup = this.unknownOrders.lookupOf(intent.target);
+      if (lookup !== undefined) {
+        // Reported answered at once: the venue does not know its order, so no later command on the
+        // sym can overtake it there.
+        this.modifiesHeld.hold(intent, command.strategyId, lookup, {
+          send: () => void this.sendOrderAction(command, intent),
+          refuse: (error, keelCode) => this.rejectCommand(command, error, keelCode),
+          stillOpen: () =>
+            this.localView.state().openOrders.some((order) => order.clientOrderId === intent.target),
+          stopped: () => this.stopped,
+        });
+        return Promise.resolve();
+      }
+    } else this.modifiesHeld.cancelling(intent);
     const unacked = this.placement.unacknowledged(targets);
     const refuse = (error: unknown, keelCode?: number) => this.rejectCommand(command, error, keelCode);
     if (unacked.length === 0) return this.sendAction(intent, refuse);
@@ -483,7 +507,9 @@ export class LiveExecutionClient implements ExecutionPort {
    * lag, it may have ended, or the venue lost it), so it is looked up, never assumed open, with the
    * policy of an acknowledged order a reconciliation found unknown (see {@link UnknownOrderLookups}:
    * the venue's answer is emitted; after 3 "not found" over 30 s it is ended CANCELLED with the
-   * warning that the venue forgot it). An order whose place is unanswered is the placement's.
+   * warning that the venue forgot it). The refusal counts as a "not found"; later ones of the same
+   * order never put the verdict off, and the one that comes when it is due ends the order. An order
+   * whose place is unanswered is the placement's.
    */
   private lookUpUnknownTargets(intent: OrderActionIntent): void {
     const targets = new Set(intent.kind === 'cancelOrders' ? (intent.targets ?? []) : [intent.target]);
@@ -501,7 +527,7 @@ export class LiveExecutionClient implements ExecutionPort {
         },
         'the venue does not know an order it acknowledged: looking it up',
       );
-      this.unknownOrders.keepOpen({ kind: 'order', order });
+      this.unknownOrders.refused({ kind: 'order', order });
     }
   }
 
@@ -528,7 +554,7 @@ export class LiveExecutionClient implements ExecutionPort {
       },
       'the venue holds no such algo order open: looking it up',
     );
-    this.unknownOrders.keepOpen({ kind: 'algoOrder', algoOrder });
+    this.unknownOrders.refused({ kind: 'algoOrder', algoOrder });
   }
 
   /**
@@ -758,16 +784,23 @@ export class LiveExecutionClient implements ExecutionPort {
     return this.warnings.flatMap((warning) => (warning.kind === kind ? [warning.text] : []));
   }
 
-  /** A reconciliation brought Keel's view back to the venue's: said once, at info, with what it corrected. */
-  private reconciled(corrections: readonly UserEvent[]): void {
+  /**
+   * A reconciliation brought Keel's view back to the venue's: said once, at info, with what it
+   * corrected (see {@link reconciliationReport}), and whether trading resumes or stays stopped
+   * (see `LiveExecutionOptions.tradingStopped`).
+   */
+  private reconciled(corrections: readonly UserEvent[], before: LocalTradingState): void {
     if (!this.options.ws.isLoggedIn) return;
     const wasDown = this.privateStatus.current !== 'reconciled';
     this.privateStatus.set('reconciled');
-    if (wasDown)
-      this.logger.info(
-        { corrected: correctionCounts(corrections) },
-        'reconciliation finished: trading resumes',
-      );
+    if (!wasDown) return;
+    const stopped = this.options.tradingStopped?.();
+    this.logger.info(
+      reconciliationReport(corrections, before, this.unknownOrders.lookingUp()),
+      stopped === undefined
+        ? 'reconciliation finished: trading resumes'
+        : `reconciliation finished; trading stays ${stopped}`,
+    );
   }
 
   /**

@@ -63,5 +63,11 @@ export interface LiveExecutionOptions {
    * left out rows it could not decode).
    */
   readonly reconciliationRetry?: Partial<ReconciliationRetryPolicy>;
+  /**
+   * What keeps trading stopped once a reconciliation finished (e.g. `HALTED (kill switch: daily
+   * loss limit)`), named in its log line instead of "trading resumes"; undefined while nothing
+   * does. Default: nothing does. A session passes its risk gate's status.
+   */
+  readonly tradingStopped?: () => string | undefined;
   readonly logger?: Logger;
 }

@@ -52,6 +52,11 @@ export interface LiveVenueOptions {
    */
   readonly heldCommandWaitMs?: number;
   /**
+   * What keeps trading stopped once a reconciliation finished, for its log line (see
+   * `LiveExecutionOptions.tradingStopped`). Default: nothing does.
+   */
+  readonly tradingStopped?: () => string | undefined;
+  /**
    * The market-data heartbeat: `{"ping"}` every `heartbeatMs` (default 5 000), and the socket
    * dropped and reconnected when `silentHeartbeats` intervals (default 3) pass without a frame.
    */
@@ -203,6 +208,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     logger: logger.child({ part: 'execution' }),
     ...(options.brokerClientId === undefined ? {} : { brokerClientId: options.brokerClientId }),
     ...(options.heldCommandWaitMs === undefined ? {} : { heldCommandWaitMs: options.heldCommandWaitMs }),
+    ...(options.tradingStopped === undefined ? {} : { tradingStopped: options.tradingStopped }),
   });
   return {
     rest,

@@ -69,9 +69,9 @@ export interface ReconciliationRunsOptions {
   /**
    * Runs after a reconciliation that completed (snapshot, corrections and missed executions) with
    * no other one asked for meanwhile: Keel's view is the venue's again. Given the corrections it
-   * emitted.
+   * emitted, and what Keel held when it began.
    */
-  readonly reconciled?: (corrections: readonly UserEvent[]) => void;
+  readonly reconciled?: (corrections: readonly UserEvent[], before: LocalTradingState) => void;
   /**
    * Runs when a reconciliation ended orders the venue had acknowledged but no longer knows (see
    * `forgottenOrders`), with the warning that says so.
@@ -240,7 +240,7 @@ export class ReconciliationRuns {
         catchUp.acceptLeftOut();
         this.catchUpFailingSince = undefined;
       }
-      if (!this.again) this.options.reconciled?.(corrections);
+      if (!this.again) this.options.reconciled?.(corrections, local);
       return true;
     } finally {
       view.endSnapshot();

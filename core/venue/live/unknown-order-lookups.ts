@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import {
   forgottenOrdersWarning,
   LastingLookupFailure,
-  UNKNOWN_ORDER_REASON,
   UNREADABLE_ORDER_REASON,
   type UnknownToVenue,
   unknownAlgoOrderEnded,
@@ -45,18 +44,32 @@ interface Followed {
   looping: boolean;
   /** Ends the loop's wait now. */
   wake: () => void;
+  /** Settles once it is no longer followed (the venue's answer, Keel's verdict, an update, the stop). */
+  readonly done: Promise<void>;
+  readonly settled: () => void;
 }
 
 /**
+ * How the reason of an acknowledged order ended because Keel's lookups kept finding it unknown to
+ * the venue begins (then how many "not found" over how long).
+ */
+export const LOOKED_UP_UNKNOWN_REASON = 'the venue does not know this order it acknowledged';
+
+/**
  * Orders the venue acknowledged, and algo orders, that a reconciliation found neither listed open
- * nor known (401018), kept open and looked up again: a venue's REST read side may lag its matching
- * engine, so one "not found" right after a reconnect does not mean the venue lost the order. Each
+ * nor known (401018), or whose modify or cancel the venue refused as unknown, kept open and looked
+ * up again: a venue's REST read side may lag its matching engine, so one "not found" right after a
+ * reconnect does not mean the venue lost the order. Each
  * is looked up with the unacked orders' policy (`spacingMs` doubling to `capMs`) until the venue
  * reports it (that answer is emitted) or has said "not found" at least `minNotFound` times over
  * `giveUpMs` since the first; only then is it ended as reconciliation ends an order the venue does
  * not know (CANCELLED, `synthesized`, with the warning that the venue forgot it; an algo order
  * CANCELLED). A lookup that failed for good ends it at once; any other failure never counts. An
- * update of it from anywhere (a push, another reconciliation's correction) ends the lookups.
+ * update of it from anywhere (a push, another reconciliation's correction) ends the lookups. A
+ * later "not found" of an order already followed (another reconciliation's, a refused modify or
+ * cancel) counts towards the verdict but never puts it off: the 30 s run from the first one, and
+ * the waits between lookups are cut short so the lookup that can give the verdict comes when it is
+ * due.
  */
 export class UnknownOrderLookups {
   private readonly followed = new Map<string, Followed>();
@@ -81,13 +94,7 @@ export class UnknownOrderLookups {
   keepOpen(unknown: UnknownToVenue): boolean {
     if (this.stopped) return false;
     const key = keyOf(unknown);
-    const entry = this.followed.get(key) ?? {
-      unknown,
-      since: monotonicOf(this.options.timer),
-      notFound: 0,
-      looping: false,
-      wake: () => undefined,
-    };
+    const entry = this.followed.get(key) ?? newEntry(unknown, monotonicOf(this.options.timer));
     entry.unknown = unknown;
     entry.notFound++;
     if (this.verdictDue(entry)) {
@@ -97,6 +104,38 @@ export class UnknownOrderLookups {
     this.followed.set(key, entry);
     if (!entry.looping) void this.follow(key, entry);
     return true;
+  }
+
+  /**
+   * The venue refused a modify or cancel of an order it acknowledged as "not found" (401018):
+   * counted as one more "not found" of it, and the order looked up (see {@link keepOpen}); when
+   * the verdict is due, it is ended now, as the lookups end it.
+   * @param unknown - the order or algo order the venue does not know
+   */
+  refused(unknown: UnknownToVenue): void {
+    if (this.stopped) return;
+    const entry = this.followed.get(keyOf(unknown));
+    if (this.keepOpen(unknown)) return;
+    this.giveUp(unknown, entry ?? newEntry(unknown, monotonicOf(this.options.timer)));
+  }
+
+  /**
+   * @param clientOrderId - an order's reference
+   * @returns settles once the order is no longer looked up (the venue's answer or Keel's verdict
+   *   emitted, an update of it passed on, or the stop); undefined when it is not looked up
+   */
+  lookupOf(clientOrderId: string): Promise<void> | undefined {
+    if (clientOrderId === '') return undefined;
+    return this.followed.get(orderKey({ clientOrderId, orderId: '' }))?.done;
+  }
+
+  /** @returns the references of the orders and algo orders looked up now (an order's orderId when it has none) */
+  lookingUp(): string[] {
+    return [...this.followed.values()].map(({ unknown }) =>
+      unknown.kind === 'algoOrder'
+        ? unknown.algoOrder.clientAlgoOrderId
+        : unknown.order.clientOrderId || `orderId ${unknown.order.orderId}`,
+    );
   }
 
   /**
@@ -126,6 +165,13 @@ export class UnknownOrderLookups {
     if (entry === undefined) return;
     this.followed.delete(key);
     entry.wake();
+    entry.settled();
+  }
+
+  /** How long to wait before the next lookup: the spacing, but no later than the verdict is due. */
+  private nextWait(entry: Followed, spacing: number): number {
+    const left = entry.since + this.options.policy.giveUpMs - monotonicOf(this.options.timer);
+    return left > 0 ? Math.min(spacing, left) : spacing;
   }
 
   private async follow(key: string, entry: Followed): Promise<void> {
@@ -133,7 +179,7 @@ export class UnknownOrderLookups {
     let spacing = this.options.policy.spacingMs;
     try {
       for (;;) {
-        await this.wait(entry, spacing);
+        await this.wait(entry, this.nextWait(entry, spacing));
         spacing = Math.min(spacing * 2, this.options.policy.capMs);
         if (this.followed.get(key) !== entry) return;
         let found: UserEvent | undefined;
@@ -142,7 +188,7 @@ export class UnknownOrderLookups {
         } catch (error) {
           if (this.followed.get(key) !== entry) return;
           if (error instanceof LastingLookupFailure) {
-            this.followed.delete(key);
+            this.forget(key);
             this.end(entry.unknown, `${UNREADABLE_ORDER_REASON}: ${error.message}`);
             return;
           }
@@ -154,14 +200,14 @@ export class UnknownOrderLookups {
         }
         if (this.followed.get(key) !== entry) return;
         if (found !== undefined) {
-          this.followed.delete(key);
+          this.forget(key);
           this.options.emit(found);
           return;
         }
         entry.notFound++;
         if (this.verdictDue(entry)) {
-          this.followed.delete(key);
-          this.end(entry.unknown, UNKNOWN_ORDER_REASON);
+          this.forget(key);
+          this.giveUp(entry.unknown, entry);
           return;
         }
       }
@@ -186,8 +232,19 @@ export class UnknownOrderLookups {
     return algoOrder === undefined ? undefined : { kind: 'algoOrder', ts: now, recvTs: now, algoOrder };
   }
 
-  /** Ends it as reconciliation ends what the venue does not know, and says so. */
-  private end(unknown: UnknownToVenue, reason: string): void {
+  /** Keel's verdict: the venue still does not know it; ended with a reason naming the lookups. */
+  private giveUp(unknown: UnknownToVenue, entry: Followed): void {
+    const seconds = Math.round((monotonicOf(this.options.timer) - entry.since) / 1000);
+    const times = `${Math.max(entry.notFound, 1)} "not found" over ${seconds} s`;
+    this.end(unknown, `${LOOKED_UP_UNKNOWN_REASON}: ${times} of lookups`, `after ${times}, at`);
+  }
+
+  /**
+   * Ends it as reconciliation ends what the venue does not know, and says so.
+   * @param found - for an order given up on, how the venue was found not to know it (the
+   *   forgotten-order warning is then given); undefined for one whose lookup failed for good
+   */
+  private end(unknown: UnknownToVenue, reason: string, found?: string): void {
     const now = this.stampNow();
     const stamp = { ts: now, recvTs: now };
     if (unknown.kind === 'algoOrder') {
@@ -203,15 +260,25 @@ export class UnknownOrderLookups {
       return;
     }
     const order = unknownOrderEnded(unknown.order, reason, now);
-    if (reason === UNKNOWN_ORDER_REASON) this.options.forgotten(forgottenOrdersWarning([order], now));
+    if (found !== undefined) this.options.forgotten(forgottenOrdersWarning([order], now, found));
     this.options.emit({ kind: 'order', ...stamp, order });
   }
 }
 
+function newEntry(unknown: UnknownToVenue, since: number): Followed {
+  let settled: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    settled = resolve;
+  });
+  return { unknown, since, notFound: 0, looping: false, wake: () => undefined, done, settled };
+}
+
 function keyOf(unknown: UnknownToVenue): string {
-  return unknown.kind === 'order'
-    ? `order ${openOrderKey(unknown.order)}`
-    : `algo ${unknown.algoOrder.clientAlgoOrderId}`;
+  return unknown.kind === 'order' ? orderKey(unknown.order) : `algo ${unknown.algoOrder.clientAlgoOrderId}`;
+}
+
+function orderKey(order: Pick<Order, 'clientOrderId' | 'orderId'>): string {
+  return `order ${openOrderKey(order)}`;
 }
 
 function describe(unknown: UnknownToVenue): Record<string, string> {

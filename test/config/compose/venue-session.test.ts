@@ -169,15 +169,17 @@ describe('a live session against the venue', () => {
   /**
    * Starts a session that rests one buy far below the market; resolves once the venue lists it.
    * @param options - `extra`: more config lines; `untilCancelled`: it stops (SIGTERM) as soon as
-   *   the order is reported CANCELLED; `durationSec`: when it stops otherwise (default 8)
+   *   the order is reported CANCELLED; `durationSec`: when it stops otherwise (default 8);
+   *   `requote`: with `untilCancelled`, the strategy moves the order's price on every quote
    */
   async function sessionWithRestingOrder(
     rig: LiveSessionRig,
-    options: { extra?: string; untilCancelled?: boolean; durationSec?: number } = {},
+    options: { extra?: string; untilCancelled?: boolean; durationSec?: number; requote?: boolean } = {},
   ) {
     const plugin = options.untilCancelled === true ? REST_UNTIL_CANCELLED : REST_AND_TAKE;
+    const requote = options.requote === true ? ', requote: true' : '';
     const running = rig.run({
-      strategies: `  - { id: rest, use: ${JSON.stringify(plugin)}, params: { sym: ${SESSION_SYM} } }`,
+      strategies: `  - { id: rest, use: ${JSON.stringify(plugin)}, params: { sym: ${SESSION_SYM}${requote} } }`,
       durationSec: options.durationSec ?? 8,
       handleSignals: options.untilCancelled === true,
       ...(options.extra === undefined ? {} : { extra: options.extra }),
@@ -202,6 +204,26 @@ describe('a live session against the venue', () => {
     expect(
       warnings.filter((w) => w.startsWith('the venue did not know 1 order it had acknowledged (')),
     ).toHaveLength(1);
+  }, 90_000);
+
+  it('ends an order the venue lost when its 30 s are up although its strategy keeps re-quoting it, sending the venue none of those modifies', async () => {
+    const rig = await newRig();
+    // Each modify the venue refused as unknown used to open a fresh 30 s window, so the verdict
+    // never came (the session then runs its 45 s and the warning is missing) while the strategy
+    // flooded the venue with modifies refused 401018.
+    const { running } = await sessionWithRestingOrder(rig, {
+      untilCancelled: true,
+      durationSec: 45,
+      requote: true,
+    });
+    await rig.restartVenue('state lost');
+    const outcome = await running;
+    const warnings = outcome.result.meta.warnings ?? [];
+    expect(
+      warnings.filter((w) => w.startsWith('the venue did not know 1 order it had acknowledged (')),
+    ).toHaveLength(1);
+    const refusedAsUnknown = [...(outcome.result.denials ?? [])].filter((d) => d.check === 'venue.401018');
+    expect(refusedAsUnknown.length).toBeLessThanOrEqual(2);
   }, 90_000);
 
   it('goes on after the venue crashed and came back from its data dir: the order is still there, and nothing is flagged', async () => {

@@ -335,7 +335,7 @@ describe('reconciliation runs: a venue that lost state is flagged', () => {
       'CANCELLED',
     ]);
     expect(r.live.forgottenOrderWarnings[0]).toMatch(
-      /^the venue did not know 1 order it had acknowledged \(c-forgotten\) at the reconciliation of \d{4}-\d\d-\d\dT.*: it may have lost its state/,
+      /^the venue did not know 1 order it had acknowledged \(c-forgotten\) after \d+ "not found" over 30 s, at \d{4}-\d\d-\d\dT.*: it may have lost its state/,
     );
   });
 });

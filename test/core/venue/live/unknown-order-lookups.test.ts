@@ -1,12 +1,11 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import {
-  LastingLookupFailure,
-  UNKNOWN_ORDER_REASON,
-  UNREADABLE_ORDER_REASON,
-} from '../../../../core/execution/index.ts';
+import { LastingLookupFailure, UNREADABLE_ORDER_REASON } from '../../../../core/execution/index.ts';
 import type { AlgoOrder, Order, UserEvent } from '../../../../core/model/index.ts';
-import { UnknownOrderLookups } from '../../../../core/venue/live/unknown-order-lookups.ts';
+import {
+  LOOKED_UP_UNKNOWN_REASON,
+  UnknownOrderLookups,
+} from '../../../../core/venue/live/unknown-order-lookups.ts';
 import { anAlgoOrder } from '../../../kit/algo-order-builders.ts';
 import { anOrder } from '../../../kit/order-builders.ts';
 import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
@@ -41,6 +40,9 @@ function lookupsOn(answers: (n: number) => Answer, policy = POLICY) {
   return { timer, lookups, emitted, warnings, asked };
 }
 
+/** The reason of an order Keel's lookups gave up on. */
+const LOOKED_UP = new RegExp(`^${LOOKED_UP_UNKNOWN_REASON}: \\d+ "not found" over 30 s of lookups$`);
+
 const acked = anOrder({ clientOrderId: 'c-1', orderId: 'o-1', orderState: 'OPEN' });
 
 describe('unknown order lookups', () => {
@@ -67,15 +69,16 @@ describe('unknown order lookups', () => {
           clientOrderId: 'c-1',
           orderState: 'CANCELLED',
           synthesized: true,
-          reason: UNKNOWN_ORDER_REASON,
+          reason: expect.stringMatching(LOOKED_UP),
         }),
       }),
     ]);
     expect(r.emitted[0]?.ts).toBeGreaterThanOrEqual(1_030_000);
     expect(r.warnings).toHaveLength(1);
-    // 500 ms, then doubling to 5 s: 0.5, 1.5, 3.5, 7.5, 12.5, 17.5, 22.5, 27.5, 32.5 s.
+    // 500 ms, then doubling to 5 s: 0.5, 1.5, 3.5, 7.5, 12.5, 17.5, 22.5, 27.5 s; the last wait is
+    // cut short so the lookup that gives the verdict comes when it is due, at 30 s.
     expect(r.asked.map((t) => t - 1_000_000)).toEqual([
-      500, 1_500, 3_500, 7_500, 12_500, 17_500, 22_500, 27_500, 32_500,
+      500, 1_500, 3_500, 7_500, 12_500, 17_500, 22_500, 27_500, 30_000,
     ]);
     await r.timer.advance(60_000);
     expect(r.asked).toHaveLength(9);
@@ -127,6 +130,44 @@ describe('unknown order lookups', () => {
     await r.timer.advance(60_000);
     expect(r.asked).toHaveLength(asked);
     expect(r.emitted).toEqual([]);
+  });
+
+  it('ends an order whose modifies or cancels the venue keeps refusing as unknown 30 s after the first "not found", however often they come', async () => {
+    const r = lookupsOn(() => new Error('unreachable'));
+    for (let second = 0; second < 29; second++) {
+      r.lookups.refused({ kind: 'order', order: acked });
+      await r.timer.advance(1_000);
+    }
+    expect(r.emitted).toEqual([]);
+    await r.timer.advance(1_000);
+    r.lookups.refused({ kind: 'order', order: acked });
+    expect(r.emitted).toEqual([
+      expect.objectContaining({
+        order: expect.objectContaining({
+          clientOrderId: 'c-1',
+          orderState: 'CANCELLED',
+          synthesized: true,
+          reason: `${LOOKED_UP_UNKNOWN_REASON}: 30 "not found" over 30 s of lookups`,
+        }),
+      }),
+    ]);
+    expect(r.emitted[0]?.ts).toBe(1_030_000);
+    expect(r.warnings).toHaveLength(1);
+  });
+
+  it('tells what waits on an order looked up once it is no longer looked up', async () => {
+    const r = lookupsOn(() => undefined);
+    expect(r.lookups.lookupOf('c-1')).toBeUndefined();
+    r.lookups.refused({ kind: 'order', order: acked });
+    let ended = false;
+    void r.lookups.lookupOf('c-1')?.then(() => {
+      ended = r.emitted.length === 1;
+    });
+    await r.timer.advance(29_000);
+    expect(ended).toBe(false);
+    await r.timer.advance(1_000);
+    expect(ended).toBe(true);
+    expect(r.lookups.lookupOf('c-1')).toBeUndefined();
   });
 
   it('stops looking an order up once an update of it arrives from elsewhere, or the client stops', async () => {

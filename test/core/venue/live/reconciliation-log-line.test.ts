@@ -1,0 +1,60 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  dropAndReconcile,
+  type LiveClientOnFakeVenue,
+  liveClientOnFakeVenue,
+} from '../../../kit/live-client-on-fake-venue.ts';
+import { ok, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
+
+let rig: LiveClientOnFakeVenue | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+/** A logger writing parsed pino records (info and above) to an array. */
+function capturing(): { logger: pino.Logger; records: Record<string, unknown>[] } {
+  const records: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) records.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), records };
+}
+
+const finished = (records: readonly Record<string, unknown>[]) =>
+  records.filter((record) => String(record.msg).startsWith('reconciliation finished'));
+
+describe("the log line of a reconciliation's end", () => {
+  it('names the orders adopted at the start', async () => {
+    const { logger, records } = capturing();
+    rig = await liveClientOnFakeVenue({ logger }, (request) =>
+      request.path === '/api/v1/trading/orders' ? { body: ok([WIRE_ORDER]) } : undefined,
+    );
+    expect(finished(records)).toMatchObject([
+      { msg: 'reconciliation finished: trading resumes', corrected: { order: 1 }, adopted: ['c-1 OPEN'] },
+    ]);
+  });
+
+  it('names the orders the venue no longer lists nor knows, still looked up, after a reconnect', async () => {
+    const { logger, records } = capturing();
+    rig = await liveClientOnFakeVenue({ logger }, (request) =>
+      request.path === '/api/v1/trading/orders' ? { body: ok([WIRE_ORDER]) } : undefined,
+    );
+    rig.special = () => undefined;
+    await dropAndReconcile(rig);
+    expect(finished(records).at(-1)).toMatchObject({ lookingUp: ['c-1'] });
+  });
+
+  it('says trading stays stopped, and why, when something keeps it stopped', async () => {
+    const { logger, records } = capturing();
+    rig = await liveClientOnFakeVenue({ logger, tradingStopped: () => 'HALTED (kill switch: daily loss)' });
+    expect(finished(records).map((record) => record.msg)).toEqual([
+      'reconciliation finished; trading stays HALTED (kill switch: daily loss)',
+    ]);
+  });
+});
