@@ -1,16 +1,17 @@
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { marketDataHeartbeatOf } from '../../../config/compose/market-data-heartbeat.ts';
 import { privateHeartbeatOf } from '../../../config/compose/private-heartbeat.ts';
 import { formatConfigProblem } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
 import type { VenueStatus } from '../../../core/model/index.ts';
-import { createLiveVenue, hmacSigner, type LiveVenue } from '../../../core/venue/index.ts';
+import { createLiveVenue, hmacSigner } from '../../../core/venue/index.ts';
 import { liveConfigWith, liveYamlWith, parseLiveYaml } from '../../kit/config-texts.ts';
+import { liveVenuesStoppedAfterEach } from '../../kit/live-venues-stopped.ts';
 import { fakeTimer } from '../../kit/venue-fake-timer.ts';
 import { connectTestVenue } from '../../kit/venue-session-connection.ts';
 import { waitFor } from '../../kit/venue-wait.ts';
-import { type FakeVenueWs, startFakeVenueWs } from '../../kit/venue-ws-server.ts';
+import { startFakeVenueWs } from '../../kit/venue-ws-server.ts';
 
 const PING_RULE =
   'must be a whole number of ms from 1000 (1 s) to 25000 (25 s): the venue closes a private connection idle for 30 s';
@@ -18,13 +19,7 @@ const SILENT_RULE =
   'must be a whole number from 2: with 1, a pong that comes a little late would drop a healthy socket';
 
 describe('venue.privatePingMs and venue.privateSilentPings: the private socket heartbeat', () => {
-  const opened: Array<{ live: LiveVenue; socket: FakeVenueWs }> = [];
-  afterEach(async () => {
-    for (const { live, socket } of opened.splice(0)) {
-      await live.stop();
-      await socket.close();
-    }
-  });
+  const opened = liveVenuesStoppedAfterEach();
 
   it('pings every 5 s and gives the socket up after 3 silent intervals unless the config says otherwise', () => {
     const venue = liveConfigWith().venue;
@@ -76,7 +71,7 @@ describe('venue.privatePingMs and venue.privateSilentPings: the private socket h
       logger: pino({ level: 'silent' }),
       ...privateHeartbeatOf(liveConfigWith('  privatePingMs: 1000\n  privateSilentPings: 2')),
     });
-    opened.push({ live, socket });
+    opened(live, socket);
     const statuses: VenueStatus[] = [];
     live.execution.status.subscribe((status) => statuses.push(status));
     await live.privateWs.connect();
@@ -96,7 +91,7 @@ describe('venue.privatePingMs and venue.privateSilentPings: the private socket h
     const live = connectTestVenue(liveConfigWith('  privatePingMs: 1000\n  privateSilentPings: 2'), {
       privateWsUrl: socket.url,
     });
-    opened.push({ live, socket });
+    opened(live, socket);
     const statuses: VenueStatus[] = [];
     live.execution.status.subscribe((status) => statuses.push(status));
     await live.privateWs.connect();

@@ -1,24 +1,19 @@
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { privateRequestTimeoutOf } from '../../../config/compose/private-request-timeout.ts';
 import { formatConfigProblem } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
-import { createLiveVenue, hmacSigner, type LiveVenue, VenueTimeoutError } from '../../../core/venue/index.ts';
+import { createLiveVenue, hmacSigner, VenueTimeoutError } from '../../../core/venue/index.ts';
 import { liveConfigWith, liveYamlWith, parseLiveYaml } from '../../kit/config-texts.ts';
+import { liveVenuesStoppedAfterEach } from '../../kit/live-venues-stopped.ts';
 import { fakeTimer } from '../../kit/venue-fake-timer.ts';
 import { connectTestVenue } from '../../kit/venue-session-connection.ts';
-import { type FakeVenueWs, startFakeVenueWs } from '../../kit/venue-ws-server.ts';
+import { startFakeVenueWs } from '../../kit/venue-ws-server.ts';
 
 const RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
 
 describe('venue.privateRequestTimeoutMs: how long a private WebSocket request waits for its reply', () => {
-  const opened: Array<{ live: LiveVenue; socket: FakeVenueWs }> = [];
-  afterEach(async () => {
-    for (const { live, socket } of opened.splice(0)) {
-      await live.stop();
-      await socket.close();
-    }
-  });
+  const opened = liveVenuesStoppedAfterEach();
 
   it('is 5 s unless the config says otherwise', () => {
     expect(liveConfigWith().venue?.privateRequestTimeoutMs).toBe(5_000);
@@ -59,7 +54,7 @@ describe('venue.privateRequestTimeoutMs: how long a private WebSocket request wa
       privateHeartbeat: { pingIntervalMs: 25_000 },
       ...privateRequestTimeoutOf(liveConfigWith('  privateRequestTimeoutMs: 8000')),
     });
-    opened.push({ live, socket });
+    opened(live, socket);
     await live.privateWs.connect();
     let outcome: unknown;
     live.privateWs.request('replace_order', { clientOrderId: 'c1' }).then(
@@ -83,7 +78,7 @@ describe('venue.privateRequestTimeoutMs: how long a private WebSocket request wa
     const live = connectTestVenue(liveConfigWith('  privateRequestTimeoutMs: 1000'), {
       privateWsUrl: socket.url,
     });
-    opened.push({ live, socket });
+    opened(live, socket);
     await live.privateWs.connect();
     const outcome = await live.privateWs
       .request('cancel_order', { clientOrderId: 'c1' })
