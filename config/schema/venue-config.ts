@@ -62,6 +62,17 @@ const SILENT_PINGS_RULE =
  */
 const PRIVATE_REQUEST_TIMEOUT_RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
 
+/**
+ * The default of `venue.heldCommandWaitMs`: twice the private socket's reply timeout, so a place's
+ * late ack still comes before a held modify or cancel goes, within the key's bounds (10 s at least,
+ * as before the timeout was configurable; 1 min at most).
+ * @param requestTimeoutMs - `venue.privateRequestTimeoutMs`
+ * @returns the wait, ms
+ */
+function heldCommandWaitFor(requestTimeoutMs: number): number {
+  return Math.min(60_000, Math.max(10_000, 2 * requestTimeoutMs));
+}
+
 const secret = z
   .string()
   .min(1)
@@ -182,13 +193,14 @@ export const venueConfigSchema = z
       .int()
       .min(1_000, { error: HELD_COMMAND_WAIT_RULE })
       .max(60_000, { error: HELD_COMMAND_WAIT_RULE })
-      .default(10_000)
+      .optional()
       .describe(
-        "How long a modify or cancel of an order whose place the venue has not answered waits for that answer (or the lookups' verdict on a lost ack) before it is sent anyway and logged at warn, ms (Keel's choice: twice the private socket's reply timeout, so a late ack still comes first, while a kill switch's cancel is not kept off the venue for the lookups' 30 s).",
+        "How long a modify or cancel of an order whose place the venue has not answered waits for that answer (or the lookups' verdict on a lost ack) before it is sent anyway and logged at warn, ms. Default: twice privateRequestTimeoutMs, at least 10000 and at most 60000 (Keel's choice: a late ack still comes first, while a kill switch's cancel is not kept off the venue for the lookups' 30 s).",
       ),
   })
   .transform((venue) => ({
     ...venue,
+    heldCommandWaitMs: venue.heldCommandWaitMs ?? heldCommandWaitFor(venue.privateRequestTimeoutMs),
     privateWsUrl: venue.privateWsUrl ?? deriveWsUrl(venue.restUrl, PRIVATE_WS_PATH),
     marketDataWsUrl: venue.marketDataWsUrl ?? deriveWsUrl(venue.restUrl, MARKET_DATA_WS_PATH),
   }));

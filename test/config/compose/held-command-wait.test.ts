@@ -16,6 +16,12 @@ describe('venue.heldCommandWaitMs: how long a modify or cancel waits for its ord
     });
   });
 
+  it('defaults to twice privateRequestTimeoutMs, within 10 s and 1 min, so a late ack still comes first', () => {
+    expect(liveConfigWith('  privateRequestTimeoutMs: 8000').venue?.heldCommandWaitMs).toBe(16_000);
+    expect(liveConfigWith('  privateRequestTimeoutMs: 2000').venue?.heldCommandWaitMs).toBe(10_000);
+    expect(liveConfigWith('  privateRequestTimeoutMs: 45000').venue?.heldCommandWaitMs).toBe(60_000);
+  });
+
   it('leaves the client its default without a venue section (the embedded paper venue)', () => {
     expect(heldCommandWaitOf({} as Pick<KeelConfig, 'venue'>)).toEqual({});
   });
