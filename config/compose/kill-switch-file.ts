@@ -38,7 +38,24 @@ const fileSchema = z.object({
  */
 export function accountOf(restUrl: string, apiKey: string): string {
   const fingerprint = createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
-  return `${restUrl} key ${fingerprint}`;
+  return `${venueAddressOf(restUrl)} key ${fingerprint}`;
+}
+
+/**
+ * The venue address of an account, however the config spells it: the URL's origin and path
+ * without a trailing slash (`https://Venue.example:443/api/` is `https://venue.example/api`), so
+ * two configs on one venue share one file.
+ */
+function venueAddressOf(restUrl: string): string {
+  if (!URL.canParse(restUrl)) return restUrl;
+  const url = new URL(restUrl);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** An account as a file written by an earlier Keel names it, its venue address spelled as {@link accountOf} spells it now. */
+function accountAsNow(account: string): string {
+  const at = account.lastIndexOf(' key ');
+  return at < 0 ? account : `${venueAddressOf(account.slice(0, at))}${account.slice(at)}`;
 }
 
 /**
@@ -97,7 +114,7 @@ export function readKillSwitchFile(path: string, account: string): KillSwitchFil
   if (!parsed.success)
     return { kind: 'unreadable', problem: z.prettifyError(parsed.error).replace(/\n/g, '; ') };
   const file = parsed.data;
-  if (file.account !== account) return { kind: 'otherAccount', account: file.account };
+  if (accountAsNow(file.account) !== account) return { kind: 'otherAccount', account: file.account };
   const { marks, trip } = file;
   return {
     kind: 'restored',

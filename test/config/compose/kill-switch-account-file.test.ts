@@ -66,6 +66,28 @@ describe("the kill switch's account file", () => {
     expect(second.halted).toEqual(['HALTED']);
   });
 
+  it('is the same file however a config spells the venue address (case, default port, trailing slash)', () => {
+    const stateDir = newDir();
+    const path = accountKillSwitchFileOf(stateDir, ACCOUNT);
+    for (const spelling of [
+      'https://venue.example/api/',
+      'https://VENUE.example:443/api',
+      'https://venue.example/api//',
+    ])
+      expect(accountKillSwitchFileOf(stateDir, accountOf(spelling, 'key-a'))).toBe(path);
+    // A file an earlier Keel wrote with another spelling is still this account's.
+    const tripped = { state: 'HALTED' as const, reason: 'daily loss', since: NOW };
+    writeKillSwitchFile(
+      path,
+      killSwitchFileText(
+        { trip: tripped },
+        'https://venue.example/api/ key ' + ACCOUNT.split(' key ')[1],
+        'ks',
+      ),
+    );
+    expect(readKillSwitchFile(path, ACCOUNT)).toMatchObject({ kind: 'restored' });
+  });
+
   it('is not shared with another API key or venue', () => {
     const stateDir = newDir();
     const path = accountKillSwitchFileOf(stateDir, ACCOUNT);
