@@ -166,7 +166,7 @@ export const venueConfigSchema = z
       .max(60_000, { error: PRIVATE_REQUEST_TIMEOUT_RULE })
       .default(DEFAULT_REQUEST_TIMEOUT_MS)
       .describe(
-        "How long a private WebSocket request (an order-entry command, the login) waits for its reply, ms; then the command is taken as unanswered and its outcome looked up, and when nothing at all came on the socket since the command went out, the socket is pinged and dropped unless a frame comes within privatePingMs (Keel's choice). A reply that comes later still settles a place order. Raise it for a venue that is slow to answer; keep heldCommandWaitMs at least as long.",
+        "How long a private WebSocket request (an order-entry command, the login) waits for its reply, ms; then the command is taken as unanswered and its outcome looked up, and when nothing at all came on the socket since the command went out, the socket is pinged and dropped unless a frame comes within privatePingMs (Keel's choice). A reply that comes later still settles a place order. Raise it for a venue that is slow to answer; heldCommandWaitMs follows it unless set.",
       ),
     wsOpenTimeoutMs: z
       .number()

@@ -50,12 +50,12 @@ export class Heartbeat {
 
   /**
    * @param timer - the timers and the monotonic clock
-   * @param policy - interval and silent intervals
+   * @param policy - interval and silent intervals (read by the owner for its messages)
    * @param actions - the ping and the verdict
    */
   constructor(
     private readonly timer: TimerPort,
-    private readonly policy: HeartbeatPolicy,
+    readonly policy: HeartbeatPolicy,
     private readonly actions: HeartbeatActions,
   ) {}
 

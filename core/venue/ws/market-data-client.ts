@@ -297,7 +297,7 @@ export class MarketDataClient {
   private stalled(silentMs: number): void {
     const socket = this.socket;
     if (socket === undefined) return;
-    const silentHeartbeats = this.options.silentHeartbeats ?? DEFAULT_HEARTBEAT.silentIntervals;
+    const silentHeartbeats = this.heartbeat.policy.silentIntervals;
     const reason = `silent for ${silentMs} ms (${silentHeartbeats} heartbeat intervals without a frame or pong)`;
     this.logger.warn({ silentMs }, `market-data WebSocket ${reason}: dropping and reconnecting`);
     this.droppedAt ??= this.lastInbound;

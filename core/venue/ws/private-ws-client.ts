@@ -267,7 +267,7 @@ export class PrivateWsClient {
   private unanswered(what: string, sentAt: number): void {
     if (!this.heartbeat.probe(sentAt)) return;
     this.logger.warn(
-      { request: what, probeMs: this.options.pingIntervalMs ?? DEFAULT_HEARTBEAT.intervalMs },
+      { request: what, probeMs: this.heartbeat.policy.intervalMs },
       'private WebSocket: a request got no reply and nothing came since it was sent: pinging, and dropping the socket unless a frame comes within one ping interval',
     );
   }
@@ -360,7 +360,7 @@ export class PrivateWsClient {
   private silent(silentMs: number, probed: boolean): void {
     const socket = this.socket;
     if (socket === undefined) return;
-    const intervals = this.options.silentPings ?? DEFAULT_HEARTBEAT.silentIntervals;
+    const intervals = this.heartbeat.policy.silentIntervals;
     const why = probed
       ? 'a request got no reply, then a ping got no pong'
       : `${intervals} ping intervals without a frame or pong`;
