@@ -213,3 +213,13 @@ export class LocalTradingView {
 export function openOrderKey(order: Pick<Order, 'clientOrderId' | 'orderId'>): string {
   return order.clientOrderId === '' ? `orderId:${order.orderId}` : `clientOrderId:${order.clientOrderId}`;
 }
+
+/**
+ * An order as a log line names it: its clientOrderId, or its orderId for one placed without a
+ * reference (on the venue's own page, say).
+ * @param order - the order
+ * @returns e.g. `mm-bid-1`, `orderId 81234`
+ */
+export function orderNameOf(order: Pick<Order, 'clientOrderId' | 'orderId'>): string {
+  return order.clientOrderId === '' ? `orderId ${order.orderId}` : order.clientOrderId;
+}

@@ -1,6 +1,6 @@
 import type { LocalTradingState } from '../../execution/index.ts';
 import { type Order, type Position, positionKey, type UserEvent } from '../../model/index.ts';
-import { openOrderKey } from './local-trading-view.ts';
+import { openOrderKey, orderNameOf } from './local-trading-view.ts';
 
 /** The most orders or positions a list of the report names; the rest are counted. */
 const NAMED_AT_MOST = 20;
@@ -51,7 +51,7 @@ export function reconciliationReport(
   for (const event of corrections) {
     if (event.kind === 'order') {
       const was = held.get(openOrderKey(event.order));
-      if (was === undefined) adopted.push(`${nameOf(event.order)} ${event.order.orderState}`);
+      if (was === undefined) adopted.push(`${orderNameOf(event.order)} ${event.order.orderState}`);
       else if (was.orderState !== event.order.orderState || !was.executedQty.eq(event.order.executedQty))
         orders.push(orderChange(was, event.order));
     } else if (event.kind === 'position') {
@@ -68,14 +68,10 @@ export function reconciliationReport(
   return report;
 }
 
-function nameOf(order: Order): string {
-  return order.clientOrderId === '' ? `orderId ${order.orderId}` : order.clientOrderId;
-}
-
 function orderChange(was: Order, now: Order): string {
   const executed = was.executedQty.eq(now.executedQty) ? '' : ` (executed ${now.executedQty.toFixed()})`;
   const reason = now.synthesized === true && now.reason !== undefined ? `: ${now.reason}` : '';
-  return `${nameOf(now)} ${was.orderState} -> ${now.orderState}${executed}${reason}`;
+  return `${orderNameOf(now)} ${was.orderState} -> ${now.orderState}${executed}${reason}`;
 }
 
 function positionChange(was: Position | undefined, now: Position): string {

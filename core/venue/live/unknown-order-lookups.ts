@@ -10,7 +10,7 @@ import {
 import type { AlgoOrder, Order, UserEvent } from '../../model/index.ts';
 import { monotonicOf, type TimerPort } from '../timer-port.ts';
 import { CancellableWaits } from './cancellable-waits.ts';
-import { openOrderKey } from './local-trading-view.ts';
+import { openOrderKey, orderNameOf } from './local-trading-view.ts';
 import type { UnackedLookupPolicy } from './order-placement.ts';
 
 /** What looking up again the orders a reconciliation found unknown to the venue needs. */
@@ -132,9 +132,7 @@ export class UnknownOrderLookups {
   /** @returns the references of the orders and algo orders looked up now (an order's orderId when it has none) */
   lookingUp(): string[] {
     return [...this.followed.values()].map(({ unknown }) =>
-      unknown.kind === 'algoOrder'
-        ? unknown.algoOrder.clientAlgoOrderId
-        : unknown.order.clientOrderId || `orderId ${unknown.order.orderId}`,
+      unknown.kind === 'algoOrder' ? unknown.algoOrder.clientAlgoOrderId : orderNameOf(unknown.order),
     );
   }
 
