@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserEvent } from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
+import { capturedLog } from '../../../kit/captured-log.ts';
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
 import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
 import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
@@ -108,18 +107,6 @@ describe('a cancel of an order the venue has not acknowledged yet', () => {
   });
 });
 
-/** A logger writing parsed pino records to an array. */
-function capturing(): { logger: pino.Logger; records: Record<string, unknown>[] } {
-  const records: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) records.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'warn' }, sink), records };
-}
-
 /**
  * A venue that books every order but never answers its place (the ack lost), whose order lookups
  * fail (a system error, which never counts as "not found": the order is looked up for ever), and
@@ -143,7 +130,7 @@ const cancelsSent = (r: LiveClientOnFakeVenue) => r.ws.requests.filter((q) => q.
 
 describe('a cancel held behind an order whose ack was lost and whose lookups fail', () => {
   it('is sent anyway once heldCommandWaitMs passed, and the log says so', async () => {
-    const { logger, records } = capturing();
+    const { logger, records } = capturedLog('warn');
     rig = await liveClientOnFakeVenue({ logger });
     const r = rig;
     ackLostLookupsFailing(r);

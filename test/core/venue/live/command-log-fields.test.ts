@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
 import { intentLogFields } from '../../../../core/venue/live/intent-log-fields.ts';
 import { approved } from '../../../kit/approved-intents.ts';
+import { capturedLog } from '../../../kit/captured-log.ts';
 import { aRigBuy, eventually, type LivePaperRig, liveOnPaper, RIG_BTC } from '../../../kit/live-paper-rig.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
 import { anAlgo } from '../../../kit/sim-builders.ts';
@@ -19,25 +18,13 @@ afterEach(async () => {
   venue = undefined;
 });
 
-/** A logger writing parsed pino records to an array. */
-function capturing(): { logger: pino.Logger; records: Record<string, unknown>[] } {
-  const records: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) records.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, sink), records };
-}
-
 const cancel = (ref: string, target: string) => approved({ kind: 'cancelOrder', ref, target, sym: RIG_BTC });
 
 describe('the log records of a command the venue refused or did not answer', () => {
   it('name the sym and the order of a refused command', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
     venue = v;
-    const { logger, records } = capturing();
+    const { logger, records } = capturedLog('debug');
     const r = await liveOnPaper(v, { logger });
     rig = r;
     r.live.submit(cancel('c-1', 'no-such-order'));
@@ -55,7 +42,7 @@ describe('the log records of a command the venue refused or did not answer', () 
   it('say a command got no answer, not that the venue refused it, when its outcome is unknown', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
     venue = v;
-    const { logger, records } = capturing();
+    const { logger, records } = capturedLog('debug');
     const r = await liveOnPaper(v, { logger });
     rig = r;
     r.live.submit(aRigBuy('b-1', '95.0'));
@@ -79,7 +66,7 @@ describe('the log records of a command the venue refused or did not answer', () 
   it('name the sym and the algo order of a command whose REST reply was lost', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
     venue = v;
-    const { logger, records } = capturing();
+    const { logger, records } = capturedLog('debug');
     const r = await liveOnPaper(v, { logger }, 400);
     rig = r;
     await eventually(() => r.events.some((e) => e.kind === 'account'), 'first reconciliation');
@@ -103,7 +90,7 @@ describe('the log records of a command the venue refused or did not answer', () 
       }),
     );
     venue = v;
-    const { logger, records } = capturing();
+    const { logger, records } = capturedLog('debug');
     const r = await liveOnPaper(v, { logger });
     rig = r;
     await eventually(() => r.events.some((e) => e.kind === 'account'), 'first reconciliation');

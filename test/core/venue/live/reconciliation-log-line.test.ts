@@ -1,6 +1,5 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { capturedLog } from '../../../kit/captured-log.ts';
 import {
   dropAndReconcile,
   type LiveClientOnFakeVenue,
@@ -14,24 +13,12 @@ afterEach(async () => {
   rig = undefined;
 });
 
-/** A logger writing parsed pino records (info and above) to an array. */
-function capturing(): { logger: pino.Logger; records: Record<string, unknown>[] } {
-  const records: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) records.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), records };
-}
-
 const finished = (records: readonly Record<string, unknown>[]) =>
   records.filter((record) => String(record.msg).startsWith('reconciliation finished'));
 
 describe("the log line of a reconciliation's end", () => {
   it('names the orders adopted at the start', async () => {
-    const { logger, records } = capturing();
+    const { logger, records } = capturedLog('info');
     rig = await liveClientOnFakeVenue({ logger }, (request) =>
       request.path === '/api/v1/trading/orders' ? { body: ok([WIRE_ORDER]) } : undefined,
     );
@@ -41,7 +28,7 @@ describe("the log line of a reconciliation's end", () => {
   });
 
   it('names the orders the venue no longer lists nor knows, still looked up, after a reconnect', async () => {
-    const { logger, records } = capturing();
+    const { logger, records } = capturedLog('info');
     rig = await liveClientOnFakeVenue({ logger }, (request) =>
       request.path === '/api/v1/trading/orders' ? { body: ok([WIRE_ORDER]) } : undefined,
     );
@@ -51,7 +38,7 @@ describe("the log line of a reconciliation's end", () => {
   });
 
   it('says trading stays stopped, and why, when something keeps it stopped', async () => {
-    const { logger, records } = capturing();
+    const { logger, records } = capturedLog('info');
     rig = await liveClientOnFakeVenue({ logger, tradingStopped: () => 'HALTED (kill switch: daily loss)' });
     expect(finished(records).map((record) => record.msg)).toEqual([
       'reconciliation finished; trading stays HALTED (kill switch: daily loss)',
