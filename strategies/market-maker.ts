@@ -71,6 +71,8 @@ interface MarketMakerState {
   olderPrices: Map<number, Dec>;
   /** The last quote size made, and its number of lots: nearly every quote offers the full `qty`. */
   qty: { readonly lots: number; readonly value: Dec } | undefined;
+  /** The market stream is down (live and paper): the quotes were pulled and none is made until it is back. */
+  marketDown: boolean;
 }
 
 /** How many quote prices a generation of {@link priceAt}'s holds before the next one starts. */
@@ -264,7 +266,9 @@ function requote(ctx: Ctx, quote: QuoteEvent): void {
  * (reduce-only, at most that leg's size) and opens its own leg only when none is held, so the
  * inventory stays on one leg as in NET mode (`ctx.order.legs`); a quote left on the wrong leg by a
  * fill is cancelled and placed anew. One request per side is in flight at a time. Cancels its
- * quotes on stop; restarted, it takes back the quotes its earlier run left (one per side).
+ * quotes on stop, and when the market stream goes down in a live or paper session (its prices are
+ * stale then); quotes again on the first BBO after the stream is back. Restarted, it takes back the
+ * quotes its earlier run left (one per side).
  * @example
  * { id: 'mm1', strategy: marketMaker, params: { sym: 'BINANCE_PERP_BTC_USDT', qty: 0.01, maxPosition: 0.05 } }
  */
@@ -285,6 +289,7 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     prices: new Map(),
     olderPrices: new Map(),
     qty: undefined,
+    marketDown: false,
   }),
   onStart: (ctx) => {
     const spec = ctx.instrument(ctx.params.sym);
@@ -299,7 +304,15 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     return adoptQuotes(ctx);
   },
   onQuote: (ctx, quote) => {
+    if (ctx.state.marketDown) return;
     if (quote.sym === ctx.params.sym && quote.bid > 0 && quote.bid < quote.ask) requote(ctx, quote);
+  },
+  onVenueStatus: (ctx, status) => {
+    if (status.stream !== 'market') return undefined;
+    ctx.state.marketDown = status.state === 'down';
+    return ctx.state.marketDown && ctx.openOrders(ctx.params.sym).length > 0
+      ? ctx.order.cancelMany({ sym: ctx.params.sym })
+      : undefined;
   },
   onStop: (ctx) =>
     ctx.openOrders(ctx.params.sym).length > 0 ? ctx.order.cancelMany({ sym: ctx.params.sym }) : undefined,

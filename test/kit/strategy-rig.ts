@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { type Observable, Subject } from 'rxjs';
 import {
   createSimVenue,
   type FillModelName,
@@ -15,7 +15,15 @@ import {
   type VirtualScheduler,
   virtualScheduler,
 } from '../../core/kernel/index.ts';
-import type { Dec, InstrumentSpec, Intent, MarketEvent, Order, UserEvent } from '../../core/model/index.ts';
+import type {
+  Dec,
+  InstrumentSpec,
+  Intent,
+  MarketEvent,
+  Order,
+  UserEvent,
+  VenueStatus,
+} from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import { Portfolio } from '../../core/portfolio/index.ts';
 import { RiskGate, type RiskGateConfigInput } from '../../core/risk/index.ts';
@@ -74,6 +82,8 @@ export interface StrategyRigOptions {
   readonly risk?: RiskGateConfigInput;
   /** Anything else for the venue (loans, margin call ratio, leverage...). */
   readonly sim?: Partial<SimVenueOptions>;
+  /** The venue's stream states, as a live session reports them; default none (always up). */
+  readonly venueStatus?: Observable<VenueStatus>;
 }
 
 /**
@@ -135,6 +145,7 @@ export async function aStrategyRig(
     scheduler,
     strategies,
     portfolio,
+    ...(options.venueStatus === undefined ? {} : { venueStatus: options.venueStatus }),
   });
   const denials: IntentDenied[] = [];
   const faults: string[] = [];

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { D, type Order } from '../../core/model/index.ts';
+import { D, type Order, type VenueStatus } from '../../core/model/index.ts';
 import { marketMaker } from '../../strategies/index.ts';
 import { BTC } from '../kit/kernel-events.ts';
 import { anOrder } from '../kit/order-builders.ts';
@@ -141,6 +142,32 @@ describe('market-maker strategy', () => {
     rig.stop();
     expect(rig.sentOf('cancelOrders')).toHaveLength(1);
     expect(await rig.venueOrders()).toEqual([]);
+  });
+
+  it('pulls its quotes while the market stream is down and quotes again on the first BBO after it is back', async () => {
+    const status = new Subject<VenueStatus>();
+    const rig = await aMarketMaker({}, { venueStatus: status });
+    rig.push(aQuote(1000, 100, 5, 100.2, 5));
+    status.next({ stream: 'private', state: 'down', ts: 1001 });
+    status.next({ stream: 'private', state: 'reconciled', ts: 1002 });
+    expect(rig.sentOf('cancelOrders')).toEqual([]);
+    status.next({ stream: 'market', state: 'down', ts: 1003, reason: 'went silent' });
+    rig.advance(1004);
+    expect(rig.sentOf('cancelOrders').map((c) => c.sym)).toEqual([BTC]);
+    expect(await rig.venueOrders()).toEqual([]);
+    rig.push(aQuote(1005, 101, 5, 101.2, 5)); // a BBO read before the drop, handled after it
+    expect(rig.sentOf('placeOrder')).toHaveLength(2);
+    status.next({ stream: 'market', state: 'up', ts: 1006 });
+    rig.push(aQuote(1007, 101, 5, 101.2, 5)); // mid 101.1
+    expect(
+      rig
+        .sentOf('placeOrder')
+        .map((p) => `${p.side} ${p.price?.toFixed(1)}`)
+        .slice(2),
+    ).toEqual(['BUY 100.9', 'SELL 101.3']);
+    expect(await rig.venueOrders()).toHaveLength(2);
+    expect(rig.denials).toEqual([]);
+    expect(rig.faults).toEqual([]);
   });
 
   it('never quotes a bid at or above its ask and never holds more than maxPosition, on any quote path', async () => {
