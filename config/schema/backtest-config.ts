@@ -90,7 +90,7 @@ export const backtestConfigSchema = z
     from: timeValue.optional().describe('Start of the replay window (ISO date-time with zone, or epoch ms).'),
     to: timeValue.optional().describe('End of the replay window (ISO date-time with zone, or epoch ms).'),
     startingCash: startingCashSchema.describe(
-      'Starting balances per asset, e.g. { USDT: 100000 }: the account currency every instrument settles in, and optionally base coins of the spot or margin instruments of the run (e.g. { USDT: 100000, ETH: 10 } with OKX_SPOT_ETH_USDT), held from the start and valued at their first price in the data.',
+      'Starting balances per asset, e.g. { USDT: 100000 }: the account currency every instrument settles in, and optionally base coins of the spot or margin instruments of the run (e.g. { USDT: 100000, ETH: 10 } with OKX_SPOT_ETH_USDT), held from the start and valued at their first price in the data. Such coins are not a position: selling them shows a short round trip in the trade list, and `closeAtEnd` buys back what the run sold of them, so the run ends holding them again.',
     ),
     fillModel: fillModelConfigSchema
       .optional()

@@ -43,8 +43,10 @@ export function qtyForEquityFraction(
 
 /**
  * The quantity worth a fraction of equity at a price once the fee of buying it is paid, rounded
- * down to the lot size: backtesting.py's `margin_available * leverage * fraction / (price * (1 +
- * commission))`, with Keel's fee at the instrument's taker rate (a market order takes). The
+ * down to the lot size, with Keel's fee at the instrument's taker rate (a market order takes):
+ * backtesting.py's `margin_available * leverage * fraction / (price * (1 + commission))` with
+ * equity in place of its free margin times leverage (the same when flat at its default margin of
+ * 1), so the notional is a fraction of equity whatever the instrument's leverage. The
  * budget `equity * fraction`, less the fixed commissions of one order filled at once
  * (`fixedPerFill` + `fixedPerOrder`), buys `qty = budget / (contractSize * price * (1 + taker +
  * markup))`, so `qty * contractSize * price * (1 + taker + markup) + fixed <= equity * fraction`:
