@@ -40,7 +40,9 @@ export interface DrawdownStats {
 
 /**
  * The drawdown series of an equity curve: drawdown(t) = 1 - equity(t) / max(equity(s), s <= t).
- * A non-positive peak counts as no drawdown (there is nothing to fall from).
+ * A non-positive peak counts as no drawdown (there is nothing to fall from). Equity below zero (a
+ * liquidation's fee taken from what was left: the simulated venue has no insurance fund) is a
+ * drawdown above 100 %, as QuantStats' `equity / peak - 1` gives, so it agrees with the return.
  * @param curve - equity samples in time order
  * @returns one point per sample
  */
@@ -50,7 +52,7 @@ export function drawdownSeries(curve: readonly EquitySample[]): DrawdownPoint[] 
   for (const sample of curve) {
     const equity = asNumber(sample.equity);
     if (equity > peak) peak = equity;
-    out.push({ ts: sample.ts, drawdown: peak > 0 ? Math.min(1, Math.max(0, 1 - equity / peak)) : 0 });
+    out.push({ ts: sample.ts, drawdown: peak > 0 ? Math.max(0, 1 - equity / peak) : 0 });
   }
   return out;
 }
@@ -91,7 +93,7 @@ export class DrawdownTracker {
     if (Number.isNaN(t.peakTs)) t.peakTs = ts;
     t.lastTs = ts;
     if (equity > t.peak) t.peak = equity;
-    const drawdown = t.peak > 0 ? Math.min(1, Math.max(0, 1 - equity / t.peak)) : 0;
+    const drawdown = t.peak > 0 ? Math.max(0, 1 - equity / t.peak) : 0;
     if (drawdown > 0) {
       if (drawdown > t.depth) {
         t.depth = drawdown;

@@ -51,7 +51,7 @@ describe('drawdown', () => {
     expect(series.map((p) => Number(p.drawdown.toFixed(12)))).toEqual([0, 0, 0.1, 0]);
   });
 
-  it('keeps drawdowns in [0, 1], the average at most the maximum, durations within the run', () => {
+  it('keeps drawdowns in [0, 1] while equity stays positive, the average at most the maximum, durations within the run', () => {
     fc.assert(
       fc.property(arbitraryEquityCurve(), (curve) => {
         const stats = drawdownStats(curve);
@@ -63,6 +63,15 @@ describe('drawdown', () => {
         expect(stats.avgDrawdownDurationMs).toBeLessThanOrEqual(stats.maxDrawdownDurationMs);
       }),
     );
+  });
+
+  it('goes past 100 % when equity ends below zero (a liquidation fee larger than what was left), as the return does', () => {
+    const curve = equityCurveOf([100, 110, -5.5], 1000);
+    expect(drawdownSeries(curve).map((p) => Number(p.drawdown.toFixed(12)))).toEqual([0, 0, 1.05]);
+    expect(drawdownStats(curve).maxDrawdown).toBeCloseTo(1.05, 12);
+    const tracker = new DrawdownTracker();
+    for (const sample of curve) tracker.add(sample.ts, Number(sample.equity));
+    expect(tracker.figures().maxDrawdown).toBeCloseTo(1.05, 12);
   });
 
   it('tracked one sample at a time, gives the periods and figures found on the whole series', () => {
