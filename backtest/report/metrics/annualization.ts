@@ -18,7 +18,8 @@ export const YEAR_MS = 365 * DAY_MS;
  *   0.6 x 2/7 of them fall on a weekend, else 252).
  * - `period`: `'auto'` takes daily returns (last equity of each UTC day, as backtesting.py does;
  *   of each New York day for US equities, so Friday's after-hours past midnight UTC are no
- *   Saturday) when the curve lasts at least 3 days and has samples on at least 3 such days (a 27-hour run
+ *   Saturday; a sample at exactly midnight ends the day before, as a bar stamped at its close
+ *   then closes that day, where backtesting.py stamps bars at their open) when the curve lasts at least 3 days and has samples on at least 3 such days (a 27-hour run
  *   across two midnights is short, its days partial); a shorter run lasting at least a day takes
  *   per-sample returns; a run shorter than a day is not annualized at all (a Sharpe ratio
  *   extrapolated from minutes to a year says nothing). `'day'` forces daily returns, `'sample'`
@@ -115,18 +116,21 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   const last = curve[curve.length - 1];
   const span = first === undefined || last === undefined ? 0 : last.ts - first.ts;
   const hours = basis.tradingHours ?? '24/7';
-  const dayClock = calendarDayClock(hours);
-  const daily = span >= 3 * DAY_MS && daysOf(curve, dayClock) >= 3;
+  const dayOf = dayOfClock(calendarDayClock(hours));
+  const daily = span >= 3 * DAY_MS && daysOf(curve, dayOf) >= 3;
   const period = basis.period === 'auto' ? (daily ? 'day' : 'sample') : basis.period;
   if (basis.period === 'auto' && period === 'sample' && span < DAY_MS)
     return { returns: [], period, periodsPerYear: null };
   const asked = basis.sampleStepMs ?? DEFAULT_SAMPLE_STEP_MS;
   if (!(asked > 0)) throw new RangeError(`annualization: sampleStepMs must be positive, got ${asked}`);
-  const clock = period === 'day' ? dayClock : tradingClock(hours);
+  const clock = tradingClock(hours);
   const tradingSpan = first === undefined || last === undefined ? 0 : clock(last.ts) - clock(first.ts);
   // A span of more than MAX_GRID_POINTS steps is gridded at a whole multiple of the step.
   const step = asked * Math.max(1, Math.ceil(tradingSpan / asked / MAX_GRID_POINTS));
-  const series = lastOfEachInterval(curve, period === 'day' ? DAY_MS : step, period === 'sample', clock);
+  const series =
+    period === 'day'
+      ? lastOfEachInterval(curve, dayOf, false)
+      : lastOfEachInterval(curve, (ts) => Math.floor(clock(ts) / step), true);
   const returns: number[] = [];
   let ruinTs: number | undefined;
   for (const [i, point] of series.entries()) {
@@ -155,12 +159,22 @@ interface PeriodEquity {
   readonly equity: number;
 }
 
-/** How many calendar days (of `dayClock`) hold a sample. */
-function daysOf(curve: readonly EquitySample[], dayClock: (ts: number) => number): number {
+/**
+ * The day a time ends or falls in, as a whole number of days of `dayClock`: a time at exactly
+ * midnight is the end of the day before (the equity then is that day's last: a bar stamped at its
+ * close at midnight closes the day before), so a run from midnight to midnight 3 days later has 3
+ * daily periods, not a fourth of no length.
+ */
+function dayOfClock(dayClock: (ts: number) => number): (ts: number) => number {
+  return (ts) => Math.ceil(dayClock(ts) / DAY_MS) - 1;
+}
+
+/** How many days (of `dayOf`) hold a sample. */
+function daysOf(curve: readonly EquitySample[], dayOf: (ts: number) => number): number {
   let days = 0;
   let day = Number.NaN;
   for (const sample of curve) {
-    const d = Math.floor(dayClock(sample.ts) / DAY_MS);
+    const d = dayOf(sample.ts);
     if (d !== day) days++;
     day = d;
   }
@@ -168,8 +182,8 @@ function daysOf(curve: readonly EquitySample[], dayClock: (ts: number) => number
 }
 
 /**
- * The starting equity, then the last equity of each `width`-wide interval of `clock` time (whole
- * multiples of `width`, as UTC days and the equity sampler's buckets are). The starting equity
+ * The starting equity, then the last equity of each interval (`intervalOf` a time: its day, or
+ * its whole step of trading time, as the equity sampler's buckets are). The starting equity
  * is the base of the first period, which runs to the end of its interval, so that interval's
  * change counts; when the start is alone in its interval it is that interval's last equity, not
  * a period of its own. An interval without a sample repeats the previous equity when `fill`
@@ -177,21 +191,20 @@ function daysOf(curve: readonly EquitySample[], dayClock: (ts: number) => number
  */
 function lastOfEachInterval(
   curve: readonly EquitySample[],
-  width: number,
+  intervalOf: (ts: number) => number,
   fill: boolean,
-  clock: (ts: number) => number,
 ): PeriodEquity[] {
   const first = curve[0];
   if (first === undefined) return [];
   const out: PeriodEquity[] = [pointOf(first)];
-  let key = Math.floor(clock(first.ts) / width);
+  let key = intervalOf(first.ts);
   // The last sample of the interval being read, made a point once the interval ends: a later
   // sample of the same interval replaces it, so most samples (a day holds hundreds) are never
   // turned into numbers. Undefined while the start is alone in its interval.
   let last: EquitySample | undefined;
   for (let i = 1; i < curve.length; i++) {
     const sample = curve[i] as EquitySample;
-    const k = Math.floor(clock(sample.ts) / width);
+    const k = intervalOf(sample.ts);
     if (k === key && last !== undefined) last = sample;
     else {
       if (last !== undefined) out.push(pointOf(last));

@@ -77,13 +77,13 @@ describe('the equity of each period', () => {
     });
     const r = periodReturns(curve, CRYPTO_ANNUALIZATION);
     expect(r.period).toBe('day');
-    // Jan 1 to Jan 5 and the first hour of Jan 6: the start, then the last sample of each of six days.
+    // Jan 1 00:00 to Jan 6 00:00: the start, then the last sample of each of five days, each day
+    // ending at its midnight (no sixth day of no length from Jan 6 00:00).
     expect(r.returns).toEqual([
-      10_023 / 10_000 - 1,
-      ...[1, 2, 3, 4].map((d) => (10_023 + 24 * d) / (10_023 + 24 * (d - 1)) - 1),
-      10_120 / 10_119 - 1,
+      10_024 / 10_000 - 1,
+      ...[1, 2, 3, 4].map((d) => (10_000 + 24 * (d + 1)) / (10_000 + 24 * d) - 1),
     ]);
-    expect(reads).toBe(7);
+    expect(reads).toBe(6);
   });
 });
 

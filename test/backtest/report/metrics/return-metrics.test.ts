@@ -122,22 +122,22 @@ describe('return metrics', () => {
 
 describe('annualization basis', () => {
   it('takes daily returns (last equity per UTC day) when the curve lasts three days or more', () => {
-    // 0h, 12h, ... 72h
-    const hourly = equityCurveOf([100, 110, 105, 99, 104, 108.9, 108.9], 12 * 3_600_000);
+    // 0h, 12h, ... 72h: three days, each ending at its midnight (24h, 48h, 72h)
+    const hourly = equityCurveOf([100, 105, 110, 104, 99, 102, 108.9], 12 * 3_600_000);
     const r = periodReturns(hourly, CRYPTO_ANNUALIZATION);
     expect(r.period).toBe('day');
     expect(r.periodsPerYear).toBe(365);
-    // From the start, 100, days end 110, 99, 108.9, 108.9: +10 %, -10 %, +10 %, 0.
-    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([0.1, -0.1, 0.1, 0]);
+    // From the start, 100, days end 110, 99, 108.9: +10 %, -10 %, +10 % (no fourth day of no length).
+    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([0.1, -0.1, 0.1]);
     // 48 hours over three UTC dates are not three days: per-sample returns.
     expect(periodReturns(hourly.slice(0, 5), CRYPTO_ANNUALIZATION).period).toBe('sample');
   });
 
   it("bases the first daily return on the starting equity, so the first day's P&L counts", () => {
-    // 12-hourly 100, 200, 200, ... to 72 h: day 0 goes 100 -> 200, days 1-3 stay at 200.
+    // 12-hourly 100, 200, 200, ... to 96 h: day 0 goes 100 -> 200, days 1-3 stay at 200.
     // Daily series 100 (start), 200, 200, 200, 200: returns 1, 0, 0, 0 (the old series began at
     // day 0's last equity, 200, and gave 0, 0, 0: no return, no Sharpe).
-    const curve = equityCurveOf([100, 200, 200, 200, 200, 200, 200], 12 * 3_600_000);
+    const curve = equityCurveOf([100, 200, 200, 200, 200, 200, 200, 200, 200], 12 * 3_600_000);
     const r = periodReturns(curve, CRYPTO_ANNUALIZATION);
     expect(r.period).toBe('day');
     expect(r.returns).toEqual([1, 0, 0, 0]);
