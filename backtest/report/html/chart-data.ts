@@ -186,7 +186,15 @@ export function chartData(result: BacktestResult): ChartData {
     prices: series.map(({ sym, points, ranges, markers, fillCount, buyCount, stride }) => {
       // Stable: fills of one second stay in execution order, the last one's price on the line.
       const sorted = markers.sort((a, b) => a.time - b.time);
-      return { sym, points: withFillPoints(points, sorted), ranges, markers: sorted, fillCount, buyCount, stride };
+      return {
+        sym,
+        points: withFillPoints(points, sorted),
+        ranges,
+        markers: sorted,
+        fillCount,
+        buyCount,
+        stride,
+      };
     }),
     equity: toChartPoints(result.equityCurve.map((s) => [s.ts, s.equity.toNumber()] as const)),
     drawdown: toChartPoints(
