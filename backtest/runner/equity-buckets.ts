@@ -52,7 +52,10 @@ function widerRanges(a: readonly BarRange[], b: readonly BarRange[]): readonly B
   const bySym = new Map<string, BarRange>(a.map((r) => [r[0], r]));
   for (const [sym, low, high] of b) {
     const was = bySym.get(sym);
-    bySym.set(sym, was === undefined ? [sym, low, high] : [sym, Math.min(was[1], low), Math.max(was[2], high)]);
+    bySym.set(
+      sym,
+      was === undefined ? [sym, low, high] : [sym, Math.min(was[1], low), Math.max(was[2], high)],
+    );
   }
   return [...bySym.values()];
 }
