@@ -57,7 +57,7 @@ export function priceLineSample(bucketMs: number | undefined, barMs: number | un
     bucketMs === undefined ? 'sampled bucket closes' : `bucket closes every ${formatInterval(bucketMs)}`;
   return barMs === undefined
     ? closes
-    : `${closes} with the ${formatInterval(barMs)} bars' low-high range in each`;
+    : `${closes} with the low-high range of the ${formatInterval(barMs)} bars in each`;
 }
 
 /**

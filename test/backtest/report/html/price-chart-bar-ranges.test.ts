@@ -57,7 +57,7 @@ describe('price chart on bar data', () => {
   it('names the interval of the points: the bars when they are longer than a bucket, else the buckets', () => {
     expect(priceLineSample(MINUTE, DAY)).toBe('1 day bar closes with their low-high ranges');
     expect(priceLineSample(32 * MINUTE, MINUTE)).toBe(
-      "bucket closes every 32 min with the 1 min bars' low-high range in each",
+      'bucket closes every 32 min with the low-high range of the 1 min bars in each',
     );
     expect(priceLineSample(32 * MINUTE, undefined)).toBe('bucket closes every 32 min');
     expect(priceLineSample(undefined, undefined)).toBe('sampled bucket closes');
