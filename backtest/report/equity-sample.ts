@@ -15,6 +15,17 @@ export interface PricePoint {
   readonly price: number;
 }
 
+/**
+ * One point of a sym's sampled price line: its price at a bucket's close and, on bar data, the
+ * lowest low and highest high of the sym's bars in that bucket (absent for quotes and trades,
+ * whose every price the line's extremes already see, and in result files written before Keel
+ * recorded bar ranges).
+ */
+export interface SampledPricePoint extends PricePoint {
+  readonly low?: number;
+  readonly high?: number;
+}
+
 /** A time interval [from, to] in epoch milliseconds, e.g. while a position was open. */
 export interface TimeInterval {
   readonly from: number;

@@ -2,7 +2,7 @@
  * Backtest results and report: round-trip trades, metrics, result files and the HTML report.
  * @packageDocumentation
  */
-export type { EquitySample, PricePoint, TimeInterval } from './equity-sample.ts';
+export type { EquitySample, PricePoint, SampledPricePoint, TimeInterval } from './equity-sample.ts';
 export type { ChartData, ChartMarker, ChartPoint } from './html/chart-data.ts';
 export { chartData, MAX_FILL_MARKERS, markerStride, toChartPoints } from './html/chart-data.ts';
 export { lightweightChartsSource } from './html/chart-library.ts';

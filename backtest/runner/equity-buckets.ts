@@ -31,6 +31,33 @@ export interface EquityBucket {
   close: DeferredSample | undefined;
   /** Last price of each sym at the close. */
   prices: readonly (readonly [string, number])[];
+  /** The lowest low and highest high of each sym's bars in the bucket (syms priced by bars only). */
+  ranges: readonly BarRange[];
+}
+
+/** A sym's lowest low and highest high over some bars. */
+export type BarRange = readonly [sym: string, low: number, high: number];
+
+/** The ranges of a bucket no bar came in (shared: most buckets of quote or trade data). */
+export const NO_BAR_RANGES: readonly BarRange[] = [];
+
+/**
+ * @param a - the ranges of a bucket
+ * @param b - the ranges of a later bucket
+ * @returns each sym's range over both
+ */
+function widerRanges(a: readonly BarRange[], b: readonly BarRange[]): readonly BarRange[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const bySym = new Map<string, BarRange>(a.map((r) => [r[0], r]));
+  for (const [sym, low, high] of b) {
+    const was = bySym.get(sym);
+    bySym.set(
+      sym,
+      was === undefined ? [sym, low, high] : [sym, Math.min(was[1], low), Math.max(was[2], high)],
+    );
+  }
+  return [...bySym.values()];
 }
 
 /**
@@ -46,6 +73,7 @@ export function emptyBucket(key: number): EquityBucket {
     highN: Number.NEGATIVE_INFINITY,
     close: undefined,
     prices: [],
+    ranges: NO_BAR_RANGES,
   };
 }
 
@@ -78,7 +106,8 @@ export function keepExtreme(bucket: EquityBucket, n: number, sample: DeferredSam
 
 /**
  * Merges neighbouring buckets into buckets `ratio` times wider: the first bucket of each group
- * takes the lowest low, the highest high and the last close (with its prices) of the group, and
+ * takes the lowest low, the highest high and the last close (with its prices) of the group, each
+ * sym's bar range over the group, and
  * is the one kept (the sampler owns its buckets: no copy of each is needed). The merged buckets go
  * into a new array: shrinking the sampler's long-lived one in place cost about a millisecond a
  * merge in a run (V8 trims the old array's store), as much as the rest of the merge many times over.
@@ -109,6 +138,7 @@ export function mergedBuckets(buckets: readonly EquityBucket[], ratio: number): 
       into.close = bucket.close;
       into.prices = bucket.prices;
     }
+    into.ranges = widerRanges(into.ranges, bucket.ranges);
   }
   return merged;
 }

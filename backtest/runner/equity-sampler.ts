@@ -1,10 +1,11 @@
 import type { Dec, MarketEvent } from '../../core/model/index.ts';
-import { asNumber } from '../../core/model/index.ts';
+import { asNumber, BAR_INTERVAL_MS } from '../../core/model/index.ts';
 import type { DrawdownFigures, EquitySample, PricePoint, PriceSeries } from '../report/index.ts';
 import type { EquitySnapshot } from '../sim/index.ts';
 import { widerBucket } from './bucket-width.ts';
 import { curveOf, type DeferredCurve, peakOf } from './deferred-equity-curve.ts';
 import {
+  type BarRange,
   computedSnapshot,
   type DeferredSample,
   type EquityBucket,
@@ -12,6 +13,7 @@ import {
   isExtreme,
   keepExtreme,
   mergedBuckets,
+  NO_BAR_RANGES,
 } from './equity-buckets.ts';
 import { EquitySampleStats } from './equity-sample-stats.ts';
 import type { EquitySamplerOptions } from './equity-sampler-options.ts';
@@ -28,7 +30,9 @@ import { sampledPriceSeries } from './sampled-price-series.ts';
  * and the curve holds at most 3 x max(maxBuckets, UTC days holding samples) + 2 points however
  * long the run (Keel's choice: past maxBuckets days the curve grows by one bucket a day rather
  * than lose the daily closes). Prices are the last bar close, trade price or quote mid of each sym;
- * each sym's lowest and highest of them are kept too, so a report need not take them from the closes.
+ * each sym's lowest and highest of them are kept too (of bars, their lows and highs, as the venue
+ * marks along each bar's path), so a report need not take them from the closes, and each bucket
+ * keeps its bars' range, which the price line draws.
  */
 export class EquitySampler {
   private buckets: EquityBucket[] = [];
@@ -44,6 +48,8 @@ export class EquitySampler {
   private readonly lastInOrder: LastPrice[] = [];
   /** The sym last priced: runs price one sym again and again. */
   private lastPriced: LastPrice | undefined;
+  /** Whether a bar came since the last bucket closed (else the bucket has no ranges to collect). */
+  private barsInBucket = false;
   /** Each sym's first price and its time, kept whatever the bucketing (buy & hold starts there). */
   private readonly firstSeen = new Map<string, PricePoint>();
   private nextAt = Number.NEGATIVE_INFINITY;
@@ -162,6 +168,7 @@ export class EquitySampler {
     switch (event.kind) {
       case 'bar':
         this.notePrice(event.sym, ts, event.close);
+        this.noteBarRange(ts, event.low, event.high, BAR_INTERVAL_MS[event.interval]);
         break;
       case 'trade':
         this.notePrice(event.sym, ts, event.price);
@@ -212,7 +219,8 @@ export class EquitySampler {
   /**
    * @returns the price series of every sym seen: its first price exactly, its price at each
    *   bucket's close, and its last price at the end (see {@link sampledPriceSeries}), with the
-   *   lowest and highest of all its prices and when (the earliest of equal ones)
+   *   lowest and highest of all its prices and when (the earliest of equal ones), and on bar
+   *   data the length of its bars
    */
   priceSeries(): PriceSeries[] {
     const last = new Map(this.lastInOrder.map((noted) => [noted.sym, noted.price]));
@@ -222,6 +230,7 @@ export class EquitySampler {
         ? series
         : {
             ...series,
+            ...(noted.barMs > 0 ? { barMs: noted.barMs } : {}),
             low: { ts: noted.lowTs, price: noted.low },
             high: { ts: noted.highTs, price: noted.high },
           };
@@ -255,6 +264,41 @@ export class EquitySampler {
       noted.high = price;
       noted.highTs = ts;
     }
+  }
+
+  /**
+   * Widens the last priced sym's lowest and highest price, and its range in the current bucket, by
+   * a bar's low and high (its close is noted already: a bar whose close lies outside its own low
+   * and high still spans it).
+   */
+  private noteBarRange(ts: number, low: number, high: number, barMs: number): void {
+    const noted = this.lastPriced as LastPrice;
+    if (low < noted.low) {
+      noted.low = low;
+      noted.lowTs = ts;
+    }
+    if (high > noted.high) {
+      noted.high = high;
+      noted.highTs = ts;
+    }
+    noted.rangeLow = Math.min(noted.rangeLow, low, noted.price);
+    noted.rangeHigh = Math.max(noted.rangeHigh, high, noted.price);
+    if (barMs > noted.barMs) noted.barMs = barMs;
+    this.barsInBucket = true;
+  }
+
+  /** Each sym's bar range in the bucket closing now, which starts the next bucket's afresh. */
+  private takeBarRanges(): readonly BarRange[] {
+    if (!this.barsInBucket) return NO_BAR_RANGES;
+    this.barsInBucket = false;
+    const ranges: BarRange[] = [];
+    for (const noted of this.lastInOrder) {
+      if (noted.rangeLow > noted.rangeHigh) continue;
+      ranges.push([noted.sym, noted.rangeLow, noted.rangeHigh]);
+      noted.rangeLow = Number.POSITIVE_INFINITY;
+      noted.rangeHigh = Number.NEGATIVE_INFINITY;
+    }
+    return ranges;
   }
 
   /**
@@ -329,6 +373,7 @@ export class EquitySampler {
       }
     }
     bucket.prices = this.lastInOrder.map((noted) => [noted.sym, noted.price] as const);
+    bucket.ranges = this.takeBarRanges();
     this.buckets.push(bucket);
     this.built = undefined;
     if (this.buckets.length > this.maxBuckets) this.widen();
@@ -349,13 +394,20 @@ export class EquitySampler {
   }
 }
 
-/** A sym's last, lowest and highest price (the earliest of equal ones), changed in place as its prices come. */
+/**
+ * A sym's last, lowest and highest price (the earliest of equal ones), its bars' range in the
+ * current bucket and the length of its bars, changed in place as its prices come.
+ */
 class LastPrice {
   price = 0;
   low = Number.POSITIVE_INFINITY;
   lowTs = 0;
   high = Number.NEGATIVE_INFINITY;
   highTs = 0;
+  rangeLow = Number.POSITIVE_INFINITY;
+  rangeHigh = Number.NEGATIVE_INFINITY;
+  /** 0 until a bar of the sym came. */
+  barMs = 0;
 
   constructor(readonly sym: string) {}
 }

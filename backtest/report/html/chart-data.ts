@@ -1,10 +1,16 @@
 import type { Execution } from '../../../core/model/index.ts';
-import type { PricePoint } from '../equity-sample.ts';
+import type { PricePoint, SampledPricePoint } from '../equity-sample.ts';
 import { drawdownSeries } from '../metrics/drawdown.ts';
 import type { BacktestResult } from '../result/backtest-result.ts';
 
 /** [time in epoch seconds, value]: the compact point form the page's script expands. */
 export type ChartPoint = readonly [number, number];
+
+/**
+ * [time in epoch seconds, low, high, close]: a bucket's bar range, drawn as a bar from its low to
+ * its high with a tick at its close.
+ */
+export type ChartRange = readonly [number, number, number, number];
 
 /**
  * A fill marker in lightweight-charts' shape, drawn at the fill's price (a buy's arrow points up
@@ -26,6 +32,8 @@ export interface ChartData {
   readonly prices: readonly {
     readonly sym: string;
     readonly points: readonly ChartPoint[];
+    /** Each bucket's bar range on bar data (empty on quotes and trades): the chart shows the wicks. */
+    readonly ranges: readonly ChartRange[];
     readonly markers: readonly ChartMarker[];
     /** Fills of the sym in the run; `markers` holds at most {@link MAX_FILL_MARKERS} of them. */
     readonly fillCount: number;
@@ -59,6 +67,27 @@ export function toChartPoints(samples: Iterable<readonly [number, number]>): Cha
     const last = out[out.length - 1];
     if (last !== undefined && last[0] >= time) last[1] = value;
     else out.push([time, value]);
+  }
+  return out;
+}
+
+/**
+ * The bar ranges of a sampled price line on the chart's time scale: ranges of the same second
+ * merge (the lowest low, the highest high, the last close).
+ * @param points - the series' points in time order, some with a bar range
+ * @returns the ranges, one a second at most
+ */
+export function toChartRanges(points: readonly SampledPricePoint[]): ChartRange[] {
+  const out: [number, number, number, number][] = [];
+  for (const { ts, price, low, high } of points) {
+    if (low === undefined || high === undefined) continue;
+    const time = Math.floor(ts / 1000);
+    const last = out[out.length - 1];
+    if (last !== undefined && last[0] >= time) {
+      last[1] = Math.min(last[1], low);
+      last[2] = Math.max(last[2], high);
+      last[3] = price;
+    } else out.push([time, low, high, price]);
   }
   return out;
 }
@@ -120,7 +149,7 @@ export function markerStride(buys: number, sells: number): number {
  * k-th buy and every k-th sell when a sym has more than {@link MAX_FILL_MARKERS} fills, see
  * {@link markerStride}), equity and drawdown. The line is the result's sampled prices (bucket
  * closes) with each drawn fill's own (time, price) put in, so a marker sits on the line at its
- * fill's second. Reads the fills twice (count, then pick), holding only the markers drawn.
+ * fill's second; on bar data each bucket's bar range goes with it. Reads the fills twice (count, then pick), holding only the markers drawn.
  * @param result - the backtest result
  * @returns the data the report's script draws
  */
@@ -137,6 +166,7 @@ export function chartData(result: BacktestResult): ChartData {
     return {
       sym: s.sym,
       points: toChartPoints(s.points.map((p: PricePoint) => [p.ts, p.price] as const)),
+      ranges: toChartRanges(s.points),
       markers: [] as ChartMarker[],
       fillCount: buys + sells,
       buyCount: buys,
@@ -153,10 +183,18 @@ export function chartData(result: BacktestResult): ChartData {
     if (seen % s.stride === 0) s.markers.push(markerOf(f));
   }
   return {
-    prices: series.map(({ sym, points, markers, fillCount, buyCount, stride }) => {
+    prices: series.map(({ sym, points, ranges, markers, fillCount, buyCount, stride }) => {
       // Stable: fills of one second stay in execution order, the last one's price on the line.
       const sorted = markers.sort((a, b) => a.time - b.time);
-      return { sym, points: withFillPoints(points, sorted), markers: sorted, fillCount, buyCount, stride };
+      return {
+        sym,
+        points: withFillPoints(points, sorted),
+        ranges,
+        markers: sorted,
+        fillCount,
+        buyCount,
+        stride,
+      };
     }),
     equity: toChartPoints(result.equityCurve.map((s) => [s.ts, s.equity.toNumber()] as const)),
     drawdown: toChartPoints(

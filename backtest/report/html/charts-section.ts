@@ -1,5 +1,5 @@
 import { parseSym } from '../../../core/model/index.ts';
-import type { BacktestResult } from '../result/backtest-result.ts';
+import type { BacktestResult, PriceSeries } from '../result/backtest-result.ts';
 import type { ChartData } from './chart-data.ts';
 import { drawdownChartSummary, equityChartSummary, priceChartSummary } from './chart-summaries.ts';
 import { escapeHtml as e } from './escape-html.ts';
@@ -43,13 +43,31 @@ const PRICE_CHART_HELP =
   '<p class="muted chart-help">Zoom with the mouse wheel or by dragging the time axis, pan by dragging the chart, double-click it to see the whole run again; a fill marker shows its side, quantity and price where there is room for them at the zoom.</p>';
 
 /**
- * A price chart's title: the line is a sample (bucket closes) with the drawn fills' own prices put
- * in, e.g. `BTC price [USDT] (bucket closes every 32 min, plus fill prices) and fills, time in UTC`.
+ * What a price chart's line is a sample of: on bar data whose bars are at least a bucket long,
+ * one close a bar (a bucket of 1 min says nothing of daily bars); else the bucket closes, with
+ * the bars' range in each bucket on bar data.
+ * @param bucketMs - the width of the equity buckets (absent in older result files)
+ * @param barMs - the length of the sym's bars (absent on quote or trade data, in older files)
+ * @returns e.g. `1 day bar closes with their low-high ranges`, `bucket closes every 32 min`
  */
-function priceChartTitle(sym: string, bucketMs: number | undefined): string {
+export function priceLineSample(bucketMs: number | undefined, barMs: number | undefined): string {
+  if (barMs !== undefined && (bucketMs === undefined || barMs >= bucketMs))
+    return `${formatInterval(barMs)} bar closes with their low-high ranges`;
   const closes =
     bucketMs === undefined ? 'sampled bucket closes' : `bucket closes every ${formatInterval(bucketMs)}`;
-  return `${sym} price${unit(quoteOf(sym))} (${closes}, plus fill prices) and fills, ${TIME_AXIS}`;
+  return barMs === undefined
+    ? closes
+    : `${closes} with the low-high range of the ${formatInterval(barMs)} bars in each`;
+}
+
+/**
+ * A price chart's title: the line is a sample (bar or bucket closes) with the drawn fills' own
+ * prices put in, e.g. `BTC price [USDT] (bucket closes every 32 min, plus fill prices) and fills,
+ * time in UTC`.
+ */
+function priceChartTitle(series: PriceSeries): string {
+  const sample = priceLineSample(series.bucketMs, series.barMs);
+  return `${series.sym} price${unit(quoteOf(series.sym))} (${sample}, plus fill prices) and fills, ${TIME_AXIS}`;
 }
 
 /**
@@ -74,7 +92,7 @@ export function chartsSection(result: BacktestResult, charts: ChartData, settleA
   const prices = result.prices
     .map((p, i) => {
       const series = charts.prices[i];
-      const title = priceChartTitle(p.sym, p.bucketMs);
+      const title = priceChartTitle(p);
       return series === undefined
         ? ''
         : chartFigure(

@@ -95,9 +95,10 @@ export function formatTime(ts: number): string {
 /**
  * Formats a whole interval in its largest whole unit, as the report's notes name a step.
  * @param ms - milliseconds
- * @returns e.g. `1 h`, `32 min`, `15 s`
+ * @returns e.g. `1 day`, `2 days`, `1 h`, `32 min`, `15 s`
  */
 export function formatInterval(ms: number): string {
+  if (ms > 0 && ms % 86_400_000 === 0) return ms === 86_400_000 ? '1 day' : `${ms / 86_400_000} days`;
   return ms % 3_600_000 === 0
     ? `${ms / 3_600_000} h`
     : ms % 60_000 === 0

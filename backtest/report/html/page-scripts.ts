@@ -2,12 +2,14 @@
  * The report page's own JavaScript, inlined as text. Kept in plain ES2017 so any browser that
  * opens the file runs it.
  */
+import { CHART_TIMELINE_SCRIPT, ON_TIMELINE_FUNCTION, SHARED_TIMELINE_FUNCTION } from './chart-timeline.ts';
 import {
   MARKER_ARROW_HALF_WIDTH,
   MARKER_LABEL_GAP,
   MARKER_LABELS_FUNCTION,
   MARKER_LABELS_SCRIPT,
 } from './marker-labels.ts';
+import { TICK_LABEL_FUNCTION, TICK_LABEL_MAX_LENGTH, TICK_LABEL_SCRIPT } from './time-axis-labels.ts';
 
 /**
  * Runs first: records every uncaught error, rejected promise and console.error into the page
@@ -45,7 +47,12 @@ export const PRINT_CHART_WIDTH = 700;
  * then marks the page ready
  * (`body[data-ready=true]`) and writes on each chart how many pixels it painted
  * (`data-painted-pixels`) and where it is (`data-rect` = x,y,width,height in CSS pixels).
- * The time axes show seconds when the run is shorter than an hour.
+ * The charts share one timeline ({@link CHART_TIMELINE_SCRIPT}) and, once drawn, one price-scale
+ * width (the widest's, written on each box as `data-price-scale-width`), so a time sits at the
+ * same x on all of them (each box says where its first and last time are: `data-timeline-x`). The time axes' ticks name the month ({@link TICK_LABEL_SCRIPT}), and the
+ * year when the run spans more than one; they show seconds when the run is shorter than an hour.
+ * A price chart on bar data draws each bucket's bar range (low to high, a tick at the close) in
+ * grey under its line.
  * A price chart zooms (mouse wheel, pinch, dragging its time axis) and pans (dragging it), and a
  * double click fits the whole run again; its fill markers carry their text where it fits at the
  * current zoom ({@link MARKER_LABELS_SCRIPT}, re-decided as the visible range or the width
@@ -60,6 +67,17 @@ export const CHART_SCRIPT = `(function () {
   // few-minute paper session reads the same minute).
   var eq = data.equity;
   var seconds = eq.length > 1 && eq[eq.length - 1][0] - eq[0][0] < 3600;
+  ${CHART_TIMELINE_SCRIPT}
+  ${TICK_LABEL_SCRIPT}
+  function ranged(ranges) {
+    return ranges.map(function (r) { return { time: r[0], open: r[3], high: r[2], low: r[1], close: r[3] }; });
+  }
+  var timeline = ${SHARED_TIMELINE_FUNCTION}(data.prices.map(function (p) { return line(p.points); })
+    .concat(data.prices.map(function (p) { return ranged(p.ranges); }), [line(data.equity), line(data.drawdown)]));
+  var withYear = timeline.length > 1 &&
+    new Date(timeline[0] * 1000).getUTCFullYear() !== new Date(timeline[timeline.length - 1] * 1000).getUTCFullYear();
+  var indexOnTimeline = {};
+  timeline.forEach(function (t, i) { indexOnTimeline[t] = i; });
   // The chart's box sets its size (the stylesheet gives its height), so it follows the window.
   // A zoomable one takes the wheel, pinch and drags along its time axis, not beyond the run.
   function chartIn(id, zoomable) {
@@ -68,7 +86,11 @@ export const CHART_SCRIPT = `(function () {
       autoSize: true,
       layout: { background: { type: 'solid', color: '#ffffff' }, textColor: '#333333', attributionLogo: false },
       grid: { vertLines: { color: '#f0f0f0' }, horzLines: { color: '#f0f0f0' } },
-      timeScale: { timeVisible: true, secondsVisible: seconds, minBarSpacing: 0.0001, fixLeftEdge: zoomable, fixRightEdge: zoomable },
+      timeScale: {
+        timeVisible: true, secondsVisible: seconds, minBarSpacing: 0.0001, fixLeftEdge: zoomable, fixRightEdge: zoomable,
+        tickMarkMaxCharacterLength: ${TICK_LABEL_MAX_LENGTH},
+        tickMarkFormatter: function (time, type) { return ${TICK_LABEL_FUNCTION}(time, type, withYear); }
+      },
       handleScroll: zoomable && { mouseWheel: false, pressedMouseMove: true, horzTouchDrag: true, vertTouchDrag: false },
       handleScale: zoomable && {
         mouseWheel: true, pinch: true, axisPressedMouseMove: { time: true, price: false }, axisDoubleClickReset: false
@@ -91,9 +113,7 @@ export const CHART_SCRIPT = `(function () {
   // arrow at the chart's zoom: decided again when the visible range or the width changes, and
   // the markers set again when that changed which.
   function drawMarkers(chart, lineSeries, series, el) {
-    var indexOf = {};
-    series.points.forEach(function (p, i) { indexOf[p[0]] = i; });
-    var positions = series.markers.map(function (m) { return indexOf[m.time]; });
+    var positions = series.markers.map(function (m) { return indexOnTimeline[m.time]; });
     var bare = series.markers.map(function (m) { return Object.assign({}, m, { text: '' }); });
     var widest = widestText(chart, series.markers);
     var spacing = widest + ${MARKER_LABEL_GAP};
@@ -119,15 +139,21 @@ export const CHART_SCRIPT = `(function () {
     var chart = chartIn(id, true);
     // No series title: the chart's heading names the sym, and a title badge would cover the
     // latest prices and their markers.
+    if (series.ranges.length > 0) {
+      chart.addSeries(LC.BarSeries, {
+        upColor: '#8c959f', downColor: '#8c959f', thinBars: true, openVisible: false,
+        priceLineVisible: false, lastValueVisible: false
+      }).setData(${ON_TIMELINE_FUNCTION}(timeline, ranged(series.ranges)));
+    }
     var s = chart.addSeries(LC.LineSeries, { color: '#2962ff', lineWidth: 2 });
-    s.setData(line(series.points));
+    s.setData(${ON_TIMELINE_FUNCTION}(timeline, line(series.points)));
     if (series.markers.length > 0) drawMarkers(chart, s, series, document.getElementById(id));
     charts.push(chart);
   });
   var equity = chartIn('equity-chart', false);
   equity.addSeries(LC.AreaSeries, {
     lineColor: '#2962ff', topColor: 'rgba(41, 98, 255, 0.35)', bottomColor: 'rgba(41, 98, 255, 0.02)', lineWidth: 2
-  }).setData(line(data.equity));
+  }).setData(${ON_TIMELINE_FUNCTION}(timeline, line(data.equity)));
   charts.push(equity);
   var drawdown = chartIn('drawdown-chart', false);
   drawdown.addSeries(LC.AreaSeries, {
@@ -135,9 +161,19 @@ export const CHART_SCRIPT = `(function () {
     invertFilledArea: true,
     // lightweight-charts' own 'percent' format rounds -0.28 to -0.1 %: two decimals, written out.
     priceFormat: { type: 'custom', minMove: 0.01, formatter: function (p) { return p.toFixed(2) + '%'; } }
-  }).setData(line(data.drawdown));
+  }).setData(${ON_TIMELINE_FUNCTION}(timeline, line(data.drawdown)));
   charts.push(drawdown);
   charts.forEach(function (c) { c.timeScale().fitContent(); });
+  // Each chart's price scale is as wide as its own labels: all take the widest, else the plots
+  // differ in width and one time sits at different x (once drawn, when the widths are known).
+  function alignPriceScales() {
+    var widest = charts.reduce(function (w, c) { return Math.max(w, c.priceScale('right').width()); }, 0);
+    charts.forEach(function (c) {
+      c.applyOptions({ rightPriceScale: { minimumWidth: widest } });
+      // The fit was made for the narrower plot: made again, all span the run alike.
+      c.timeScale().fitContent();
+    });
+  }
   // A printout lays the page out at the paper's width without telling the charts: before printing
   // they take a width that fits an A4 or Letter page, and follow their boxes again after.
   window.addEventListener('beforeprint', function () {
@@ -174,7 +210,16 @@ export const CHART_SCRIPT = `(function () {
       el.setAttribute('data-painted-pixels', String(paintedPixels(el)));
       el.setAttribute('data-rect', [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height].map(Math.round).join(','));
     });
+    charts.forEach(function (c) {
+      var box = c.chartElement().parentElement;
+      box.setAttribute('data-price-scale-width', String(c.priceScale('right').width()));
+      var ends = [timeline[0], timeline[timeline.length - 1]].map(function (t) { return c.timeScale().timeToCoordinate(t); });
+      box.setAttribute('data-timeline-x', ends.map(function (x) { return x === null ? '' : x.toFixed(1); }).join(','));
+    });
     document.body.setAttribute('data-ready', 'true');
   }
-  requestAnimationFrame(function () { requestAnimationFrame(markReady); });
+  requestAnimationFrame(function () {
+    alignPriceScales();
+    requestAnimationFrame(function () { requestAnimationFrame(markReady); });
+  });
 })();`;

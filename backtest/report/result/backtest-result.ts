@@ -1,4 +1,4 @@
-import type { EquitySample, PricePoint } from '../equity-sample.ts';
+import type { EquitySample, PricePoint, SampledPricePoint } from '../equity-sample.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import type { SymBreakdown } from '../metrics/sym-breakdown.ts';
@@ -104,16 +104,25 @@ export interface StrategyFaultRecord {
 /** The price series of one sym, for the price chart and its fill markers. */
 export interface PriceSeries {
   readonly sym: string;
-  /** The first price, the price at each equity bucket's close, and the last price. */
-  readonly points: readonly PricePoint[];
+  /**
+   * The first price, the price at each equity bucket's close, and the last price; on bar data
+   * each bucket's point carries the range of its bars.
+   */
+  readonly points: readonly SampledPricePoint[];
   /**
    * Width of those buckets, ms: the points are a sample, one a bucket, not every price. Absent in
    * result files written before Keel recorded it.
    */
   readonly bucketMs?: number;
   /**
+   * Length of the sym's bars, ms, when its prices came from bars (the longest seen): the points
+   * are then at most one a bar. Absent on quote or trade data and in older result files.
+   */
+  readonly barMs?: number;
+  /**
    * The lowest price the run marked the sym at (of every price, not only the points: a bucket's
-   * wick the points miss), the earliest of equal ones, with its time. Absent in result files
+   * wick the points miss; on bar data each bar's low, at the bar's time), the earliest of equal
+   * ones, with its time. Absent in result files
    * written before Keel recorded it.
    */
   readonly low?: PricePoint;

@@ -262,6 +262,9 @@ const symBreakdown: z.ZodType<SymBreakdown, unknown> = z.object({
 
 const pricePoint = z.object({ ts: z.number(), price: z.number() });
 
+// low and high: a bucket's bar range, absent on quote or trade data and in older result files.
+const sampledPricePoint = pricePoint.extend({ low: z.number().optional(), high: z.number().optional() });
+
 /** The schema of a whole result file (`result.json`). */
 export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object({
   meta,
@@ -273,8 +276,9 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
   prices: z.array(
     z.object({
       sym: z.string(),
-      points: z.array(pricePoint),
+      points: z.array(sampledPricePoint),
       bucketMs: z.number().optional(),
+      barMs: z.number().optional(),
       // Absent in result files written before Keel recorded every price's extremes.
       low: pricePoint.optional(),
       high: pricePoint.optional(),

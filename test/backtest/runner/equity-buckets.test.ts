@@ -7,7 +7,7 @@ import {
 } from '../../../backtest/runner/equity-buckets.ts';
 import { D } from '../../../core/model/index.ts';
 
-/** A closed bucket of one sample: its low, high and close alike. */
+/** A closed bucket of one sample: its low, high and close alike, and BTC's one bar around it. */
 function aBucket(key: number, equity: number): EquityBucket {
   const sample = { ts: key * 1000, snapshot: computedSnapshot(D(equity)), n: equity };
   return {
@@ -18,6 +18,7 @@ function aBucket(key: number, equity: number): EquityBucket {
     highN: equity,
     close: sample,
     prices: [['BTC', equity]],
+    ranges: [['BTC', equity - 1, equity + 1]],
   };
 }
 
@@ -54,5 +55,16 @@ describe('mergedBuckets', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it("widens each sym's bar range over the group, keeping a sym only one bucket had", () => {
+    const first = { ...aBucket(0, 100), ranges: [['BTC', 99, 101]] as const };
+    const second = { ...aBucket(1, 100), ranges: [['BTC', 95, 100] as const, ['ETH', 10, 11] as const] };
+    const third = { ...aBucket(2, 100), ranges: [] };
+    const [merged] = mergedBuckets([first, second, third], 4);
+    expect(merged?.ranges).toEqual([
+      ['BTC', 95, 101],
+      ['ETH', 10, 11],
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import {
 import { widerBucket } from '../../../backtest/runner/bucket-width.ts';
 import { EquitySampler } from '../../../backtest/runner/index.ts';
 import { type BarEvent, D, type Dec, type QuoteEvent } from '../../../core/model/index.ts';
+import { aDailyBar } from '../../kit/daily-bars.ts';
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -265,8 +266,8 @@ describe('equity sampler', () => {
     for (const withEstimate of [false, true]) {
       const { sampler } = replay(values, 2, withEstimate);
       const points = sampler.priceSeries()[0]?.points ?? [];
-      expect(points[0]).toEqual({ ts: 0, price: 100 });
-      expect(points.at(-1)).toEqual({ ts: 9 * MINUTE, price: 109 });
+      expect(points[0]).toMatchObject({ ts: 0, price: 100 });
+      expect(points.at(-1)).toMatchObject({ ts: 9 * MINUTE, price: 109 });
       expect(buyAndHoldReturn(points)).toBeCloseTo(0.09, 12);
     }
   });
@@ -294,6 +295,54 @@ describe('equity sampler', () => {
     expect(series?.points.map((p) => p.price)).toEqual([100, 100, 101]);
     expect(series?.low).toEqual({ ts: 10_000, price: 90 });
     expect(series?.high).toEqual({ ts: 20_000, price: 130 });
+  });
+
+  it("takes a sym's lowest and highest price on bars from their lows and highs, and gives each bucket's point its bars' range", () => {
+    // Daily bars into 1 min buckets: the closes run 100..112, the lows and highs 98.5..113.
+    const sampler = new EquitySampler(MINUTE, () => D(1000), { estimate: () => 1000 });
+    sampler.start(0);
+    const bars = [
+      aDailyBar('X', '2024-01-01T00:00Z', '2024-01-02T00:00Z', [100, 101, 99, 100]),
+      aDailyBar('X', '2024-01-02T00:00Z', '2024-01-03T00:00Z', [99.5, 103, 98.5, 102]),
+      aDailyBar('X', '2024-01-03T00:00Z', '2024-01-04T00:00Z', [102, 113, 101, 112]),
+    ];
+    for (const b of bars) {
+      sampler.beforeEvent(b.recvTs);
+      sampler.observe(b);
+    }
+    sampler.endOfEvents();
+    sampler.sample(bars[2]?.recvTs ?? 0);
+    const [series] = sampler.priceSeries();
+    expect(series?.low).toEqual({ ts: bars[1]?.recvTs, price: 98.5 });
+    expect(series?.high).toEqual({ ts: bars[2]?.recvTs, price: 113 });
+    expect(series?.barMs).toBe(DAY);
+    expect(series?.points.map((p) => [p.price, p.low, p.high])).toEqual([
+      [100, 99, 101],
+      [102, 98.5, 103],
+      [112, 101, 113],
+    ]);
+  });
+
+  it('keeps quote prices as they were: no bar range on their points and no bar length', () => {
+    const sampler = new EquitySampler(MINUTE, () => D(1000), { estimate: () => 1000 });
+    sampler.start(0);
+    for (const [ts, mid] of [
+      [0, 100],
+      [30_000, 90],
+      [61_000, 101],
+    ] as const) {
+      sampler.beforeEvent(ts);
+      sampler.observe(quote(ts, 'X', mid));
+    }
+    sampler.endOfEvents();
+    sampler.sample(61_000);
+    const [series] = sampler.priceSeries();
+    expect(series?.points).toEqual([
+      { ts: 0, price: 100 },
+      { ts: 30_000, price: 90 },
+      { ts: 61_000, price: 101 },
+    ]);
+    expect(series?.barMs).toBeUndefined();
   });
 
   it('widens buckets by whole multiples that divide a day, up to a day and no further', () => {

@@ -59,10 +59,11 @@ describe('fill markers of a long bar backtest', () => {
       const lastOfSecond = new Map(fills.map((f) => [Math.floor(f.timestamp / 1000), f.price.toNumber()]));
       expect([...lastOfSecond].filter(([time, price]) => line.get(time) !== price)).toEqual([]);
       // 20 000 one-minute bars: 4096 buckets at most, widened from 1 min by doubling to 8 min
-      // (2500 buckets): the page says the line is those buckets' closes plus the fill prices.
+      // (2500 buckets): the page says the line is those buckets' closes, with the bars' range in
+      // each, plus the fill prices.
       expect(result.prices[0]!.bucketMs).toBe(8 * 60_000);
       expect(renderHtmlReport(result)).toContain(
-        `${SYM} price [USDT] (bucket closes every 8 min, plus fill prices) and fills, time in UTC`,
+        `${SYM} price [USDT] (bucket closes every 8 min with the low-high range of the 1 min bars in each, plus fill prices) and fills, time in UTC`,
       );
     } finally {
       result.dispose?.();

@@ -29,6 +29,12 @@ function chartBoxes(dom: string): ChartBox[] {
   return boxes;
 }
 
+/** An attribute of the chart box `id` in the page's DOM. */
+function attributeOf(dom: string, id: string, name: string): string {
+  const tag = new RegExp(`<div class="chart"[^>]*id="${id}"[^>]*>`).exec(dom)?.[0] ?? '';
+  return new RegExp(`${name}="([^"]*)"`).exec(tag)?.[1] ?? '';
+}
+
 /** Share of pixels in the box that are not near-white, and how many are the price line's blue. */
 function inkIn(image: RgbaImage, [x0, y0, w, h]: readonly number[]): { ink: number; blue: number } {
   let ink = 0;
@@ -91,6 +97,15 @@ describe('HTML report in headless chromium', () => {
           expect(ink, `${box.id} is not blank`).toBeGreaterThan(0.02);
         }
         expect(inkIn(image, boxes[0]!.rect).blue, 'the price line is drawn').toBeGreaterThan(300);
+
+        // The stacked charts share one timeline and one price-scale width: the run's first and
+        // last time sit at the same x on each (they differed by the scales' widths, ~13 px).
+        const scaleWidths = boxes.map((b) => attributeOf(dom, b.id, 'data-price-scale-width'));
+        expect(new Set(scaleWidths).size, scaleWidths.join(' ')).toBe(1);
+        expect(Number(scaleWidths[0])).toBeGreaterThan(0);
+        const ends = boxes.map((b) => attributeOf(dom, b.id, 'data-timeline-x'));
+        expect(ends[0]).toMatch(/^\d+\.\d,\d+\.\d$/);
+        expect(new Set(ends).size, ends.join(' ')).toBe(1);
       } finally {
         await open.close();
       }
