@@ -156,7 +156,7 @@ export function placeEquityOrder(book: PortfolioBook, params: Params): PlaceOrde
       'PLACE_ORDER args.brokerClientId',
       `is not the account this login trades for (${book.portfolioId})`,
     );
-  const ref = args.reference ?? book.newRef('order');
+  const ref = args.reference ?? book.newPlaceOrderReference();
   const code = args.conditionCode ?? '';
   const sym = `US_EQUITY_${args.productCode}`;
   const side = args.bsFlag === 'B' ? 'BUY' : 'SELL';
