@@ -7,7 +7,7 @@ import type {
   TpSl,
   UserEvent,
 } from '../../core/model/index.ts';
-import { parseDecimal, tpSlSideProblem } from '../../core/model/index.ts';
+import { parseDecimal, tpSlSideProblem, ZERO } from '../../core/model/index.ts';
 import {
   DecodeError,
   decodeWire,
@@ -135,9 +135,9 @@ const VALIDITY: Readonly<Record<string, TimeInForce>> = {
 /**
  * Places an order from the spec's PLACE_ORDER args (US equities: sym `US_EQUITY_{productCode}`).
  * Every rule of the spec's args table is checked first (missing triggerPrice for UT, GTD without
- * orderExpiryDate, a market order with a price other than "0"...). In BOTH mode the order trades
- * the LONG side unless an optional positionSide arg says otherwise (Keel's choice, see
- * {@link equityPositionSide}). The spec's brokerClientId is "the client account for the request":
+ * orderExpiryDate, a market order with a price other than "0"...). In BOTH mode without a
+ * positionSide arg a SELL closes the LONG leg held, else sells short, and a BUY covers the SHORT
+ * leg held, else buys long (Keel's choice, see {@link equityPositionSide}). The spec's brokerClientId is "the client account for the request":
  * one other than the logged-in portfolio's id is refused with 400001 (Keel's choice of code: the
  * spec names none), not booked on the logged-in portfolio, so a wrong `venue.brokerClientId`
  * shows on paper.
@@ -156,20 +156,24 @@ export function placeEquityOrder(book: PortfolioBook, params: Params): PlaceOrde
       'PLACE_ORDER args.brokerClientId',
       `is not the account this login trades for (${book.portfolioId})`,
     );
-  const ref = args.reference ?? book.newRef('order');
+  const ref = args.reference ?? book.newPlaceOrderReference();
   const code = args.conditionCode ?? '';
+  const sym = `US_EQUITY_${args.productCode}`;
+  const side = args.bsFlag === 'B' ? 'BUY' : 'SELL';
+  const qty = parseDecimal(String(args.qty), 'qty');
+  const legQty = (leg: 'LONG' | 'SHORT') => book.positions.get(`${sym}|${leg}`)?.positionQty ?? ZERO;
   const intent: PlaceOrderIntent = {
     kind: 'placeOrder',
     ref,
-    sym: `US_EQUITY_${args.productCode}`,
-    side: args.bsFlag === 'B' ? 'BUY' : 'SELL',
+    sym,
+    side,
     orderType: args.orderType === 'M' ? 'MARKET' : 'LIMIT',
-    qty: parseDecimal(String(args.qty), 'qty'),
+    qty,
     ...(args.orderType === 'L' ? { price: parseDecimal(args.price, 'price') } : {}),
     timeInForce: VALIDITY[args.orderValidity ?? 'Day'] ?? 'DAY',
     ...(args.orderExpiryDate === undefined ? {} : { expiryDate: args.orderExpiryDate }),
     reduceOnly: false,
-    positionSide: equityPositionSide(params, book.positionMode),
+    positionSide: equityPositionSide(params, book.positionMode, side, qty, legQty),
     ...(code === ''
       ? {}
       : {

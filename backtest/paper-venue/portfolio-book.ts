@@ -1,4 +1,4 @@
-import { seededRandom } from '../../core/kernel/index.ts';
+import { type RandomSource, seededRandom } from '../../core/kernel/index.ts';
 import {
   type AlgoOrder,
   type Dec,
@@ -26,6 +26,7 @@ import {
   type SimVenue,
   ZERO_LATENCY,
 } from '../sim/index.ts';
+import { referenceRandom, seededUuid } from './generated-reference.ts';
 import { RETAIN_HISTORY, trimHistory } from './history-retention.ts';
 import { decimalsAsText, derivedPrice } from './wire-views.ts';
 
@@ -128,6 +129,7 @@ export class PortfolioBook {
   private readonly listeners = new Set<(event: UserEvent) => void>();
   private captured: UserEvent[] | undefined;
   private refSeq = 1;
+  private readonly referenceRandom: RandomSource;
   /** The orderIds of the final orders kept, oldest first. */
   private readonly finalOrderIds: string[] = [];
   /** The algoOrderIds of the final algo orders kept, oldest first. */
@@ -151,6 +153,7 @@ export class PortfolioBook {
     this.instruments = new Map(market.instruments.map((spec) => [spec.sym, spec]));
     this.positionMode = options.positionMode ?? 'NET';
     this.retain = market.retainHistory ?? RETAIN_HISTORY;
+    this.referenceRandom = referenceRandom(market.seed, options.portfolioId);
     this.sim = createSimVenue({
       instruments: market.instruments,
       fillModel: market.fillModel,
@@ -248,13 +251,23 @@ export class PortfolioBook {
   }
 
   /**
-   * A caller reference for a command the client sent without one (deterministic per run: the
-   * spec says the service generates a UUID; Keel's choice is a counter, so runs are repeatable).
+   * A caller reference for a command the client sent without one, other than a `PLACE_ORDER`'s
+   * (see {@link PortfolioBook.newPlaceOrderReference}): a counter, so runs are repeatable.
    * @param prefix - what the reference is for
    * @returns the reference
    */
   newRef(prefix: string): string {
     return `paper-${prefix}-${this.refSeq++}`;
+  }
+
+  /**
+   * The `reference` of a `PLACE_ORDER` sent without one: a UUID, as the spec says the service
+   * generates, drawn from this portfolio's seeded source ({@link referenceRandom}), so runs and
+   * restarts stay repeatable.
+   * @returns the reference
+   */
+  newPlaceOrderReference(): string {
+    return seededUuid(this.referenceRandom);
   }
 
   /**

@@ -7,6 +7,7 @@ import { pageOf, RECENT_WINDOW, windowed } from '../paging.ts';
 import type { PortfolioBook } from '../portfolio-book.ts';
 import { optionalList, optionalText, requiredText } from '../request-fields.ts';
 import { accountToWire, decimalsAsText } from '../wire-views.ts';
+import { withdrawAvailable } from '../withdraw-available.ts';
 import { requireReadable, visibleBooks } from './portfolio-access.ts';
 import type { RouteContext, RouteHandler } from './route-context.ts';
 
@@ -123,6 +124,21 @@ function collectionRecords(context: RouteContext): unknown {
   );
 }
 
+/**
+ * Each coin of the portfolio with what of it may leave the account ({@link withdrawAvailable}: its
+ * own free balance, bounded by the free margin and, with loans, the LTV limit).
+ */
+async function accountCurrencyInfo(context: RouteContext): Promise<unknown> {
+  const snapshot = await context.book.sim.snapshot();
+  const account = snapshot.account;
+  if (!account) throw badParameter(context.where, 'the portfolio has no account yet');
+  const risk = context.book.sim.loanRisk();
+  return snapshot.assets.map((a) => ({
+    coin: a.coin,
+    withdrawAvailable: formatDecimal(withdrawAvailable(a, snapshot.assets, account, risk, context.loans)),
+  }));
+}
+
 /** REST routes of the account, symbols, assets, system status and broker fee endpoints. */
 export const ACCOUNT_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   setPositionMode: (c) => c.execute('setPositionMode'),
@@ -137,11 +153,7 @@ export const ACCOUNT_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
       name: b.isMain ? 'main (paper)' : 'sub-portfolio (paper)',
       positionMode: b.positionMode,
     })),
-  getAccountCurrencyInfo: async (c) =>
-    (await c.book.sim.snapshot()).assets.map((a) => ({
-      coin: a.coin,
-      withdrawAvailable: formatDecimal(a.available),
-    })),
+  getAccountCurrencyInfo: accountCurrencyInfo,
   getCurrencies: async (c) =>
     (await c.book.sim.snapshot()).assets.map((a) => ({
       coin: a.coin,

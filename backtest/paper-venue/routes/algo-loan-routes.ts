@@ -1,8 +1,10 @@
+import type { Dec } from '../../../core/model/index.ts';
 import { D, formatDecimal } from '../../../core/model/index.ts';
 import type { EndpointName } from '../../../core/venue/index.ts';
-import { loanHeadroom, maxLoanable, resolveLoanOptions } from '../../sim/index.ts';
+import { loanHeadroom, resolveLoanOptions } from '../../sim/index.ts';
 import { algoTarget } from '../algo-commands.ts';
 import { badParameter, errorFromReason } from '../envelope.ts';
+import { loanLeverage, maxLoanOf } from '../max-loan.ts';
 import { NINETY_DAYS, pageOf, windowed } from '../paging.ts';
 import { venueLoansOf } from '../portfolio-book.ts';
 import { optionalText, requiredText } from '../request-fields.ts';
@@ -86,6 +88,31 @@ function marginLoanInfo(context: RouteContext): unknown {
   });
 }
 
+/**
+ * The largest borrow of each borrowable asset the portfolio would be granted now ({@link maxLoanOf}:
+ * the borrow's quota, pool, margin and LTV checks), the quota and pool over the venue's loans.
+ */
+async function marginMaxLoan(context: RouteContext): Promise<unknown> {
+  const snapshot = await context.book.sim.snapshot();
+  const account = snapshot.account;
+  if (!account) throw badParameter(context.where, 'the portfolio has no account yet');
+  const standing = { account, assets: snapshot.assets, risk: context.book.sim.loanRisk() };
+  return loanTerms(context).map(({ exchange, coin, terms }) => {
+    const headroom = loanHeadroom(terms, venueLoansOf(context.books), exchange, coin);
+    return {
+      coin,
+      exchange,
+      maxLoan: formatDecimal(maxLoanOf(coin, terms, headroom, standing, context.loans)),
+    };
+  });
+}
+
+/** The config rows' `leverage` ({@link loanLeverage}), left out when maxBorrowLtv bounds none. */
+function optionalLeverage(context: RouteContext): { leverage?: Dec } {
+  const leverage = loanLeverage(context.loans);
+  return leverage === undefined ? {} : { leverage };
+}
+
 /** The sim's statement types the margin-loan statement lists. */
 const LOAN_STATEMENT_TYPES = new Set(['BORROW', 'REPAY', 'DEDUCT_INTEREST', 'LIQUIDATION_FEE']);
 
@@ -153,6 +180,8 @@ export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
       nodes: nodes.map(liquidationEventToWire),
     };
   },
+  // The pool's own limit (spec: "Maximum loanable quantity of an asset on an exchange", asked by
+  // exchange and asset only), not the account's: that is /marginLoan/loan/maxLoan.
   getLoanPool: (c) => {
     const exchange = requiredText(c.params, 'exchange', c.where);
     const asset = requiredText(c.params, 'asset', c.where);
@@ -168,20 +197,17 @@ export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   getUserInterestLegacy: interestRows,
   getMarginLoanInfo: marginLoanInfo,
   getMarginLoanConfig: (c) =>
-    loanTerms(c).map(({ coin, terms }) =>
+    loanTerms(c).map(({ exchange, coin, terms }) =>
       decimalsAsText({
         coin,
+        exchange,
+        ...optionalLeverage(c),
         maxBorrowQuota: terms.userQuota,
         maintenanceMarginRate: resolveLoanOptions(c.loans).maintenanceMarginRate,
         annualInterestRate: terms.annualRate,
       }),
     ),
-  // What the borrow's quota and pool checks would allow (sim `borrow`), over the venue's loans.
-  getMarginMaxLoan: (c) =>
-    loanTerms(c).map(({ exchange, coin, terms }) => {
-      const max = maxLoanable(loanHeadroom(terms, venueLoansOf(c.books), exchange, coin));
-      return { coin, exchange, maxLoan: formatDecimal(max) };
-    }),
+  getMarginMaxLoan: marginMaxLoan,
   marginBorrow: (c) => c.execute('borrow'),
   marginRepay: (c) => c.execute('repay'),
   getMarginLoanOrders: (c) => {

@@ -20,7 +20,7 @@ async function placed(socket: CollectingSocket, id: string, args: Record<string,
 }
 
 describe('PLACE_ORDER in BOTH position mode', () => {
-  it('places on the LONG side when the args name no positionSide (Keel\u2019s choice), and a sell reduces it', async () => {
+  it('buys on the LONG leg when flat and the args name no positionSide (Keel\u2019s choice), and a sell reduces it', async () => {
     const { venue, socket } = await inBothMode();
     expect(await placed(socket, 'buy', { reference: 'b1' })).toMatchObject({
       code: 0,
@@ -33,6 +33,40 @@ describe('PLACE_ORDER in BOTH position mode', () => {
     const positions = await signedRest(venue, 'GET', '/api/v1/trading/position', { ignoreZero: true });
     expect(positions.body.data).toEqual([
       expect.objectContaining({ sym: 'US_EQUITY_AAPL', positionSide: 'LONG', positionQty: '6' }),
+    ]);
+  });
+
+  it('sells short on the SHORT leg when flat, as an equities account sells past what it holds', async () => {
+    const { venue, socket } = await inBothMode();
+    const sell = await placed(socket, 'sell', { reference: 's1', bsFlag: 'S', price: '190.00', qty: 4 });
+    expect(sell).toMatchObject({ code: 0, data: { orderStatus: 'NEW' } });
+    const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 's1' });
+    expect(order.body.data).toMatchObject({ positionSide: 'SHORT', orderState: 'FILLED', executedQty: '4' });
+    const positions = await signedRest(venue, 'GET', '/api/v1/trading/position', { ignoreZero: true });
+    expect(positions.body.data).toEqual([
+      expect.objectContaining({ sym: 'US_EQUITY_AAPL', positionSide: 'SHORT', positionQty: '-4' }),
+    ]);
+  });
+
+  it('covers the SHORT leg held with a BUY before buying on the LONG leg', async () => {
+    const { venue, socket } = await inBothMode();
+    await placed(socket, 'sell', { reference: 's1', bsFlag: 'S', price: '190.00', qty: 4 });
+    expect(await placed(socket, 'cover', { reference: 'b1', qty: 4 })).toMatchObject({ code: 0 });
+    const cover = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'b1' });
+    expect(cover.body.data).toMatchObject({ positionSide: 'SHORT', orderState: 'FILLED', executedQty: '4' });
+    const positions = await signedRest(venue, 'GET', '/api/v1/trading/position', { ignoreZero: true });
+    expect(positions.body.data).toEqual([]);
+  });
+
+  it('refuses a SELL larger than the LONG leg held rather than trimming it to the leg', async () => {
+    const { venue, socket } = await inBothMode();
+    await placed(socket, 'buy', { reference: 'b1', qty: 1 });
+    const sell = await placed(socket, 'sell', { reference: 's3', bsFlag: 'S', price: '190.00', qty: 3 });
+    expect(sell).toMatchObject({ code: 400001, data: null });
+    expect(sell.message).toContain('3 is more than the 1 the LONG leg holds');
+    const positions = await signedRest(venue, 'GET', '/api/v1/trading/position', { ignoreZero: true });
+    expect(positions.body.data).toEqual([
+      expect.objectContaining({ sym: 'US_EQUITY_AAPL', positionSide: 'LONG', positionQty: '1' }),
     ]);
   });
 
