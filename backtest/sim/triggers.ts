@@ -109,9 +109,11 @@ function algoLevel(algo: SimAlgo): Level {
 /**
  * Fires an algo order: it becomes a market order (price 0) or a GTC limit order, and its tp / sl
  * sibling is cancelled. A tp / sl attachment whose position is gone is cancelled instead, with its
- * sibling (`tp-sl-attachments.ts`). The child passes the margin check a new order passes (a
- * reduce-only one needs no margin): when the margin cannot carry it, the child is rejected with
- * 401023 and the algo order ends FAILED (its sibling stays open: it still protects the position).
+ * sibling (`tp-sl-attachments.ts`). The child meets the reduce-only check and the margin check a
+ * new order meets (a reduce-only one needs no margin): one that only reduces is trimmed to its
+ * position; when it has nothing to reduce (401097) or the margin cannot carry it (401023), the
+ * child is rejected and the algo order ends FAILED (its sibling stays open: it still protects the
+ * position).
  * @param state - the venue
  * @param algo - an open algo order whose trigger was reached
  */
