@@ -85,7 +85,8 @@ export function finishOrder(
  * account. On an asset-settled (spot) sym the fill moves the base and quote balances instead of
  * crediting the realized PnL (`spot-holdings.ts`); the realized PnL is still reported and kept in
  * the ledger. A reduce-only order is trimmed to what
- * still reduces; when nothing does, its remainder is cancelled.
+ * still reduces; when nothing does, its remainder is cancelled. A fill that reduces the position
+ * caps the leg's open reduce-only orders at what is left (`capReduceOnly`).
  * @param state - the venue
  * @param order - the order being filled
  * @param wanted - quantity the market offers (> 0, at most the remainder)
@@ -184,6 +185,8 @@ export function executeFill(
   // sym included) moved with them.
   republishMovedLiqPrices(state, equity, position);
   publishBalances(state, spot ? [...new Set([...moved, spec.settleAsset])] : [spec.settleAsset], equity);
+  // What it reduced, the leg's reduce-only orders (this one's remainder included) can no longer.
+  if (!reduces.isZero()) state.hooks.capReduceOnly(position);
   if (done) state.hooks.attachTpSl(order);
   return quantity;
 }

@@ -101,5 +101,6 @@ export function takeInterestFromHolding(state: SimState, loan: SimLoan, charge: 
     spend(state, holding, qty);
     state.opts.onHoldingSpent({ sym: spec.sym, positionSide, qty, price: holding.avgPrice, ts: state.now });
     publishPosition(state, holding);
+    state.hooks.capReduceOnly(holding);
   }
 }

@@ -9,6 +9,7 @@ import { publishOrder } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { reducibleQty, type SimPosition } from './sim-position.ts';
 import { emit, type SimState } from './sim-state.ts';
+import { isAssetSettledSym } from './spot-holdings.ts';
 
 /** A liquidation order placed, with the position it works on as it stood then and its fill price. */
 export interface LiquidationOrder {
@@ -18,7 +19,8 @@ export interface LiquidationOrder {
 }
 
 /**
- * A position (or spot holding) as it stands now, for the liquidation's records.
+ * A position (or spot holding) as it stands now, for the liquidation's records. A spot holding
+ * shows liqPrice 0, as on the Positions channel: it carries no margin of its own.
  * @param state - the venue
  * @param position - the position or holding
  * @returns its snapshot
@@ -30,7 +32,7 @@ export function snapshotOf(state: SimState, position: SimPosition): LiquidationP
     positionQty: position.qty,
     avgPrice: position.avgPrice,
     markPrice: markOf(state, position),
-    liqPrice: liqPriceOf(state, position),
+    liqPrice: isAssetSettledSym(state, position.sym) ? ZERO : liqPriceOf(state, position),
   };
 }
 

@@ -258,6 +258,8 @@ export function fillWaiting(state: SimState, sym: string, late?: ReadonlySet<unk
   if (state.waitingMarket.length === 0) return;
   for (const order of state.waitingMarket.filter((o) => o.sym === sym && !late?.has(o))) {
     const index = state.waitingMarket.indexOf(order);
+    // Gone already: an earlier order's fill ended it (a reduce-only order capped by its position).
+    if (index < 0) continue;
     state.waitingMarket.splice(index, 1);
     if (!isLive(order)) continue;
     if (

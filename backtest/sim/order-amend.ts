@@ -10,6 +10,7 @@ import { requeue, wouldTake } from './matching.ts';
 import { isLive } from './order-factory.ts';
 import { badQtyOrPrice } from './order-parameters.ts';
 import { publishOrder } from './publish.ts';
+import { trimAmendedToReducible } from './reduce-only-trim.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 import { releaseHeld } from './triggers.ts';
@@ -90,7 +91,8 @@ type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
  * as it was: the same check as placement, so an order placed small and enlarged cannot carry
  * more than the same order placed whole. One that needs no more margin is accepted even on an
  * over-committed portfolio, as it only lowers the commitment. An order past its DAY / GTD expiry
- * time is final (401058), even while its expiry waits for a bar ({@link hasExpired}).
+ * time is final (401058), even while its expiry waits for a bar ({@link hasExpired}). A working
+ * order that only reduces is trimmed to its position as a new one is (`trimAmendedToReducible`).
  * @param state - the venue
  * @param intent - the command
  */
@@ -180,6 +182,7 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   if (intent.qty) {
     order.qty = intent.qty;
     order.remainingN = asNumber(minusAmount(intent.qty, order.filled));
+    trimAmendedToReducible(state, order);
   }
   const refusal = marginRefusal(state, order);
   // Only an amendment locking more margin than the order did is refused: one lowering it is

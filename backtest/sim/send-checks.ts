@@ -36,8 +36,11 @@ export function marginCheckRefusal(state: SimState, order: SimOrder): SendRefusa
 /**
  * Refuses (401097) an order that only reduces when its position has nothing it reduces, and trims
  * one larger than the position to it (saying so in actionMsg, after what it says already).
+ * @param state - the venue
+ * @param order - a registered order about to work; its qty may be cut
+ * @returns the 401097 refusal, undefined when it reduces something or does not only reduce
  */
-function reduceOnlyRefusal(state: SimState, order: SimOrder): SendRefusal | undefined {
+export function reduceOnlyRefusal(state: SimState, order: SimOrder): SendRefusal | undefined {
   const reducible = trimToReducible(state, order);
   return reducible?.isZero() === true
     ? { name: 'POSITION_QTY_ZERO', detail: `nothing to reduce on ${order.sym}` }

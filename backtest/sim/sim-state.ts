@@ -179,6 +179,11 @@ export interface SimHooks {
   attachTpSl(order: SimOrder): void;
   /** An order became working (accepted or triggered): take liquidity or rest it. */
   workOrder(order: SimOrder): void;
+  /**
+   * A position leg shrank, went flat or turned: its open reduce-only orders are capped at what is
+   * left to reduce (`reduce-only-trim.ts`).
+   */
+  capReduceOnly(position: SimPosition): void;
 }
 
 /** Everything the simulated venue holds. One instance per run; mutated only on virtual time. */
@@ -357,7 +362,7 @@ export function createSimState(
     pendingBarOpen: new Map(),
     venueWork: opts.fillModel.name === 'bar' ? { recent: [], found: undefined } : undefined,
     lastRecvTs: Number.NEGATIVE_INFINITY,
-    hooks: { attachTpSl: () => undefined, workOrder: () => undefined },
+    hooks: { attachTpSl: () => undefined, workOrder: () => undefined, capReduceOnly: () => undefined },
     sink,
   };
 }

@@ -33,6 +33,7 @@ import { equityOf } from './margin.ts';
 import { watchMargin } from './margin-watch.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
 import { fillWaiting, marketOf, workOrder } from './matching.ts';
+import { capReduceOnlyOrders } from './reduce-only-trim.ts';
 import { matchResting } from './resting-matching.ts';
 import { keepToSession } from './session-keeping.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
@@ -203,6 +204,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
   state.hooks = {
     attachTpSl: (order) => attachTpSl(state, order),
     workOrder: (order) => workOrder(state, order),
+    capReduceOnly: (position) => capReduceOnlyOrders(state, position),
   };
   // A delivered command's slot is emptied at once: a command the array still held would live on
   // until the next compaction, and V8, seeing nearly every command outlive a young-generation

@@ -4,12 +4,11 @@ import { noteVenueWork } from './early-span-work.ts';
 import { finishOrder } from './fills.ts';
 import { retireFinalAlgo } from './final-order-retention.ts';
 import { freeOrderRef } from './generated-refs.ts';
-import { marginRefusal, refusalDetail } from './margin-check.ts';
 import { markPriceOf } from './market-state.ts';
 import { marketOf, workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { publishAlgo, publishOrder } from './publish.ts';
-import { sendRefusal } from './send-checks.ts';
+import { marginCheckRefusal, reduceOnlyRefusal, sendRefusal } from './send-checks.ts';
 import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
@@ -110,9 +109,11 @@ function algoLevel(algo: SimAlgo): Level {
 /**
  * Fires an algo order: it becomes a market order (price 0) or a GTC limit order, and its tp / sl
  * sibling is cancelled. A tp / sl attachment whose position is gone is cancelled instead, with its
- * sibling (`tp-sl-attachments.ts`). The child passes the margin check a new order passes (a
- * reduce-only one needs no margin): when the margin cannot carry it, the child is rejected with
- * 401023 and the algo order ends FAILED (its sibling stays open: it still protects the position).
+ * sibling (`tp-sl-attachments.ts`). The child meets the reduce-only check and the margin check a
+ * new order meets (a reduce-only one needs no margin): one that only reduces is trimmed to its
+ * position; when it has nothing to reduce (401097) or the margin cannot carry it (401023), the
+ * child is rejected and the algo order ends FAILED (its sibling stays open: it still protects the
+ * position).
  * @param state - the venue
  * @param algo - an open algo order whose trigger was reached
  */
@@ -137,11 +138,14 @@ export function fireAlgo(state: SimState, algo: SimAlgo): void {
     algoOrderId: algo.algoOrderId,
   });
   algo.orderId = order.orderId;
-  const refusal = algo.reduceOnly ? undefined : marginRefusal(state, order);
+  // Sent now, it meets a new order's reduce-only check (401097, or trimmed to the position), then
+  // the margin check that an order only reducing does not need.
+  const refusal =
+    reduceOnlyRefusal(state, order) ?? (algo.reduceOnly ? undefined : marginCheckRefusal(state, order));
   if (refusal !== undefined) {
     algo.state = 'FAILED';
     publishAlgo(state, algo);
-    order.reason = rejectionReason('INSUFFICIENT_MARGIN', refusalDetail(refusal));
+    order.reason = rejectionReason(refusal.name, refusal.detail);
     finishOrder(state, order, 'REJECTED', 'REJECT');
     return;
   }

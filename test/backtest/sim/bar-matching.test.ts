@@ -134,12 +134,13 @@ describe('sim venue: bar segments walked in price order', () => {
     t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
     // Long: path 100 -> 90 -> 100.5 -> 95. Going down, 96 comes before 92.
     t.sim.onMarket(aBar(240_000, 100, 100.5, 90, 95));
-    // near sells 1 at 96: rpnl -4, fee 96 x 5 bps = 0.048; far then has nothing to reduce
+    // near sells 1 at 96: rpnl -4, fee 96 x 5 bps = 0.048; far then has nothing to reduce, and its
+    // order is refused as a direct reduce-only order on a flat position is (401097)
     expect(fillsOf(t).slice(1)).toEqual([['near-trig', 'SELL', '1', '96', 'TAKER', '0.048', '-4']]);
     expect(
-      t.of('order').find((e) => e.order.clientOrderId === 'far-trig' && e.order.orderState === 'CANCELLED')
-        ?.order.cancelType,
-    ).toBe('REDUCE_ONLY');
+      t.of('order').find((e) => e.order.clientOrderId === 'far-trig' && e.order.orderState === 'REJECTED')
+        ?.order.reason,
+    ).toMatch(/^401097 /);
   });
 });
 

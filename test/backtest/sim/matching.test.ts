@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BookLevel } from '../../../core/model/index.ts';
-import { aBook, aLimit, aMarket, aQuote, aSim, aTrade, fillLines } from '../../kit/sim-builders.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import {
+  aBar,
+  aBook,
+  aLimit,
+  aMarket,
+  aQuote,
+  aSim,
+  aTrade,
+  BTC,
+  fillLines,
+} from '../../kit/sim-builders.ts';
 
 const ASKS: BookLevel[] = [
   [100, 1],
@@ -184,5 +195,24 @@ describe('matching: a recording with trades only', () => {
     t.send(aMarket('m', 'SELL', '3'));
     t.sim.advanceTo(2);
     expect(fillLines(t)).toEqual(['s SELL 1@100.3 MAKER', 'm SELL 2@100.3 TAKER', 'm SELL 1@100.2 TAKER']);
+  });
+});
+
+describe('orders waiting for their next bar', () => {
+  it("keeps another sym's waiting order when a fill cancels a reduce-only order waiting beside it", () => {
+    const ETH = 'BINANCE_PERP_ETH_USDT';
+    const t = aSim({ fillModel: 'bar', instruments: [anInstrument(BTC), anInstrument(ETH)] });
+    for (const sym of [BTC, ETH]) t.sim.onMarket(aBar(60_000, 99, 101, 98, 100, sym));
+    t.send(aMarket('b', 'BUY', '2'));
+    for (const sym of [BTC, ETH]) t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100, sym));
+    // All three wait for the next open: s closes the long, so ro is cancelled before its turn.
+    t.send(
+      aMarket('s', 'SELL', '2'),
+      aMarket('ro', 'SELL', '2', { reduceOnly: true }),
+      aMarket('e', 'BUY', '1', { sym: ETH }),
+    );
+    for (const sym of [BTC, ETH]) t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100, sym));
+    // Before: ro's place, already gone from the waiting list, was looked up as -1 and e was dropped.
+    expect(fillLines(t)).toEqual(['b BUY 2@100 TAKER', 's SELL 2@100 TAKER', 'e BUY 1@100 TAKER']);
   });
 });
