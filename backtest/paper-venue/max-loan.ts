@@ -2,7 +2,6 @@ import type { Account, Asset, Dec, LoanRisk } from '../../core/model/index.ts';
 import { D, ZERO } from '../../core/model/index.ts';
 import type { LoanAssetTerms, LoanHeadroom, LoanOptions } from '../sim/index.ts';
 import { maxLoanable, resolveLoanOptions } from '../sim/index.ts';
-import { coinValueOf } from './coin-values.ts';
 
 /** Decimal places of a loan amount (the sim's `LOAN_AMOUNT_DECIMALS`, Keel's assumption). */
 const LOAN_DECIMALS = 8;
@@ -13,8 +12,9 @@ const DEFAULT_MIN_BORROW = D('0.00000001');
 /** What the portfolio's margin and loans stand at now, as the sim's borrow checks read them. */
 export interface LoanStanding {
   readonly account: Account;
-  readonly assets: readonly Asset[];
   readonly risk: LoanRisk;
+  /** A coin's value in the account currency (`SimVenue.coinValue`), undefined while unknown. */
+  readonly coinValue: (coin: string) => Dec | undefined;
 }
 
 /**
@@ -23,8 +23,8 @@ export interface LoanStanding {
  * refused. It follows those checks in their order (Keel's codes of the spec's 406014-406023):
  * - 0 unless the account is NORMAL and its LTV below `ltvWarningLevel` (406020);
  * - at most what the per-user quota and the pool leave, over the venue's loans (406017, 406018);
- * - 0 when the coin's value is unknown (406019; see `coinValueOf`: here also a coin the sim values
- *   by a sym's price while none of it is borrowed, which this therefore understates);
+ * - 0 while the coin's value is unknown (406019: no `{coin}/{valuation coin}` instrument has a
+ *   price yet);
  * - at most what the free margin carries: (available margin - loan value x mmr) / (value x mmr),
  *   mmr the loans' `maintenanceMarginRate` (406016);
  * - at most what keeps the LTV within `maxBorrowLtv` (m): (m x equity / (1 - m) - loan value) /
@@ -48,7 +48,7 @@ export function maxLoanOf(
   const options = resolveLoanOptions(loans);
   const { account, risk } = standing;
   if (account.accountStatus !== 'NORMAL' || risk.ltv.gte(options.ltvWarningLevel)) return ZERO;
-  const value = coinValueOf(standing.assets, coin);
+  const value = standing.coinValue(coin);
   if (value === undefined || !value.gt(0)) return ZERO;
   let max = maxLoanable(headroom);
   const rate = options.maintenanceMarginRate;

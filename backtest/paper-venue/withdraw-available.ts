@@ -2,7 +2,6 @@ import type { Account, Asset, Dec, LoanRisk } from '../../core/model/index.ts';
 import { D, ZERO } from '../../core/model/index.ts';
 import type { LoanOptions } from '../sim/index.ts';
 import { resolveLoanOptions } from '../sim/index.ts';
-import { coinValueOf } from './coin-values.ts';
 
 /** Decimal places of a withdrawable amount: the loans' precision (`LOAN_AMOUNT_DECIMALS`). */
 const AMOUNT_DECIMALS = 8;
@@ -19,10 +18,10 @@ const AMOUNT_DECIMALS = 8;
  *   would leave the positions or loans under-margined;
  * - with loans, what keeps the LTV (loan value / (equity + loan value)) within `maxBorrowLtv`, the
  *   limit a borrow may leave: equity + loan value - loan value / maxBorrowLtv, valued in the coin.
- * A coin whose value the sim does not state (not a valuation coin, not borrowed) is valued at 0 in
- * its equity, so only its own free balance bounds it.
+ * A coin the venue cannot value yet (no `{coin}/{valuation coin}` instrument has a price) counts
+ * 0 in its equity, so only its own free balance bounds it.
  * @param asset - the coin's asset view
- * @param assets - every asset of the portfolio (coin values)
+ * @param value - the coin's value in the account currency (`SimVenue.coinValue`), undefined while unknown
  * @param account - the portfolio's account view
  * @param risk - the portfolio's loan risk
  * @param loans - the venue's loan options
@@ -30,13 +29,12 @@ const AMOUNT_DECIMALS = 8;
  */
 export function withdrawAvailable(
   asset: Asset,
-  assets: readonly Asset[],
+  value: Dec | undefined,
   account: Account,
   risk: LoanRisk,
   loans: LoanOptions | undefined,
 ): Dec {
   const own = asset.available.minus(asset.borrow);
-  const value = coinValueOf(assets, asset.coin);
   if (value === undefined || !value.gt(0))
     return D.max(own, ZERO).toDecimalPlaces(AMOUNT_DECIMALS, D.ROUND_DOWN);
   const terms = resolveLoanOptions(loans);

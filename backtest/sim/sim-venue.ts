@@ -15,6 +15,7 @@ import { adlRanksOf } from './adl-rank.ts';
 import { createAssumedFundingLog, noteAssumedFunding } from './assumed-funding.ts';
 import { type BarOverlap, barOverlapsOf } from './bar-coverage.ts';
 import { matchBar } from './bar-matching.ts';
+import { coinValue, isCoinValued } from './coin-valuation.ts';
 import { dispatch } from './command-dispatch.ts';
 import { earlySpanWorkOf } from './early-span-work.ts';
 import {
@@ -149,6 +150,13 @@ export interface SimVenue extends ExecutionPort {
   availableMarginFloor(): number;
   /** @returns loan-to-value of the margin loans: loan value / (equity + loan value) */
   loanRisk(): LoanRisk;
+  /**
+   * The value of one unit of a coin in the account currency, as the venue values it now (1 for a
+   * valuation coin, else the mark of the `{coin}/{valuation coin}` instrument that values it).
+   * @param coin - the coin
+   * @returns its value, undefined while no instrument values it
+   */
+  coinValue(coin: string): Dec | undefined;
   /** @returns the margin loans outstanding now (principal left), in the order first borrowed */
   loans(): Loan[];
   /** @returns per open loan with an hour under way, its coin and that hour's interest, not charged yet */
@@ -353,6 +361,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     equitySnapshot: () => equitySnapshotOf(state),
     availableMarginFloor: () => marginHeadroomOf(state).floor,
     loanRisk: () => loanRiskOf(state),
+    coinValue: (coin: string) => (isCoinValued(state, coin) ? coinValue(state, coin) : undefined),
     loans: () => [...state.loans.values()].map(loanView),
     startedHourInterest: () => startedHourInterest(state),
     leverageOf: (sym: string) => opts.leverageOf(sym),

@@ -135,7 +135,9 @@ async function accountCurrencyInfo(context: RouteContext): Promise<unknown> {
   const risk = context.book.sim.loanRisk();
   return snapshot.assets.map((a) => ({
     coin: a.coin,
-    withdrawAvailable: formatDecimal(withdrawAvailable(a, snapshot.assets, account, risk, context.loans)),
+    withdrawAvailable: formatDecimal(
+      withdrawAvailable(a, context.book.sim.coinValue(a.coin), account, risk, context.loans),
+    ),
   }));
 }
 

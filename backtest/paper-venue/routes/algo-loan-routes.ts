@@ -96,7 +96,8 @@ async function marginMaxLoan(context: RouteContext): Promise<unknown> {
   const snapshot = await context.book.sim.snapshot();
   const account = snapshot.account;
   if (!account) throw badParameter(context.where, 'the portfolio has no account yet');
-  const standing = { account, assets: snapshot.assets, risk: context.book.sim.loanRisk() };
+  const sim = context.book.sim;
+  const standing = { account, risk: sim.loanRisk(), coinValue: (coin: string) => sim.coinValue(coin) };
   return loanTerms(context).map(({ exchange, coin, terms }) => {
     const headroom = loanHeadroom(terms, venueLoansOf(context.books), exchange, coin);
     return {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { listFeed } from '../../../backtest/paper-venue/index.ts';
 import { D } from '../../../core/model/index.ts';
-import { aPaperVenue, closedAfterEachTest } from '../../kit/paper-venue-builders.ts';
-import { signedRest } from '../../kit/paper-venue-client.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aPaperVenue, closedAfterEachTest, T0 } from '../../kit/paper-venue-builders.ts';
+import { bboPush, signedRest } from '../../kit/paper-venue-client.ts';
 
 const opened = closedAfterEachTest();
 const ML = '/api/v1/trading/marginLoan/loan';
@@ -44,6 +46,29 @@ describe('GET .../marginLoan/loan/maxLoan: the largest borrow the account would 
     // LTV 1000 / 2000 = 0.5, at or above 0.45: every borrow answers 406020.
     expect(await maxLoans()).toEqual({ USDT: '0', USDC: '0' });
     expect(await borrow('USDC', '1')).toBe(406020);
+  });
+
+  it('values a coin at the price of the instrument that values it, so a coin never borrowed yet has a max too', async () => {
+    opened.venue = await aPaperVenue({
+      instruments: [anInstrument('OKX_SPOT_ETH_USDT')],
+      startingBalances: { USDT: D(1000) },
+      feed: listFeed([bboPush('OKX_SPOT_ETH_USDT', '1999', '2001', T0)]),
+      loans: { assets: { 'OKX:ETH': { annualRate: D('0.08'), userQuota: D(100), pool: D(100) } } },
+    });
+    const ethMax = async () =>
+      (
+        (await signedRest(venue(), 'GET', `${ML}/maxLoan`)).body.data as { coin: string; maxLoan: string }[]
+      )[0]?.maxLoan;
+    // No price yet: the value of a borrow is unknown (406019), so nothing may be borrowed.
+    expect(await ethMax()).toBe('0');
+    venue().feed.step(1);
+    await venue().feed.until(1);
+    // ETH at its mid 2000; LTV: 0.5 x 1000 / (1 - 0.5) = 1000 USDT = 0.5 ETH.
+    expect(await ethMax()).toBe('0.5');
+    const take = (amount: string) =>
+      signedRest(venue(), 'POST', `${ML}/borrow`, { exchange: 'OKX', coin: 'ETH', amount });
+    expect((await take('0.50000001')).body.code).toBe(406019);
+    expect((await take('0.5')).body.code).toBe(0);
   });
 
   it('is bounded by the margin the loans need when that binds before the LTV', async () => {
