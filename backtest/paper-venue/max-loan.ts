@@ -1,4 +1,4 @@
-import type { Account, Asset, Dec, LoanRisk } from '../../core/model/index.ts';
+import type { Account, Dec, LoanRisk } from '../../core/model/index.ts';
 import { D, ZERO } from '../../core/model/index.ts';
 import type { LoanAssetTerms, LoanHeadroom, LoanOptions } from '../sim/index.ts';
 import { maxLoanable, resolveLoanOptions } from '../sim/index.ts';
