@@ -70,7 +70,8 @@ export interface StrategyHooks<P, S> {
    * one the risk gate denies when it is placed (judged as that MARKET order: `maxNotional`...) with
    * the gate's check; neither is held nor reported here.
    * Moves of the stop price are not delivered: read them with `ctx.trailingStops()`. A stop of a
-   * strategy halted by a fault still fires (as one held by the venue would), unheard.
+   * strategy halted by a fault still fires (as one held by the venue would), unheard. One still
+   * open when the run ends is CANCELLED (`cancelReason: 'runEnded'`) after `onStop`, unheard.
    */
   readonly onTrailingStop?: (ctx: StrategyContext<P, S>, stop: TrailingStop) => IntentOutput;
   /**
