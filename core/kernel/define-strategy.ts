@@ -39,7 +39,9 @@ export interface StrategyHooks<P, S> {
    */
   readonly onBar?: (ctx: StrategyContext<P, S>, bar: BarEvent) => IntentOutput;
   /**
-   * Updates of the strategy's own orders, in-flight states included. An update with
+   * Updates of the strategy's own orders as the venue (or, `synthesized`, Keel's venue adapter)
+   * reports them. Keel's in-flight states (PENDING_NEW, PENDING_CANCEL, PENDING_REPLACE) are not
+   * delivered: they show in `ctx.openOrders()` while a request awaits the venue. An update with
    * `orderState` FILLED is the place to react to a completed order: by then the order carries
    * every fill, and `ctx.netQty` counts them even before the venue's position update arrives.
    */
