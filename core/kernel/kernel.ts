@@ -422,7 +422,8 @@ export class Kernel {
 
   /**
    * Every strategy's open emulated trailing stops, for a run's end-of-run checks (a stop whose
-   * price never came). Not for the per-event path.
+   * price never came). Not for the per-event path. None once the kernel stopped: the stop ended
+   * them ({@link Kernel.trailingStopsEndedByStop}).
    * @returns PENDING and ACTIVE stops, oldest first
    */
   openTrailingStops(): TrailingStop[] {
