@@ -102,7 +102,9 @@ export interface BacktestRunOptions {
    * window start, the `periodMs` of the recordings before it) goes to the strategies only, with
    * `ctx.warmingUp` true and every intent denied (`kernel.warmUp`, recorded with the denials);
    * the venue, the equity curve, the metrics and buy & hold start after it. With `alignMs` (a bar
-   * interval) the end falls on that grid, so the warm-up holds whole bars. Both are positive
+   * interval) the warm-up starts and ends on that grid, so the strategies see exactly
+   * `periodMs / alignMs` whole bars of it warming up; when the recordings start inside a bar, that
+   * partial bar comes first, flagged `partial` and not counted. Both are positive
    * lengths (a RangeError otherwise); a warm-up that takes every event throws
    * `WarmUpTookEverythingError`. Absent: no warm-up.
    */

@@ -15,6 +15,8 @@ export interface BacktestWarmUpOptions {
 /** What a backtest's warm-up held, for the report. */
 export interface BacktestWarmUp {
   readonly periodMs: number;
+  /** The bar interval it is counted in, ms (`BacktestWarmUpOptions.alignMs`), if any. */
+  readonly alignMs?: number;
   /** Start of the first event the strategies warmed up on (a bar's open, else its receive time). */
   readonly from: number;
   /** Where trading started: the first event whose start is at or after it is the first traded on. */
@@ -45,22 +47,28 @@ export function windowWithWarmUp(
 
 /**
  * Where the warm-up ends: the window's start when one is set, else one period after the first
- * event's start (moved up to the bar grid first, so the period holds whole bars).
+ * event's start, put on the bar grid first so the period holds exactly its whole bars: the open
+ * of the bar the first event falls in when the data is whole from that open (the recordings
+ * started at or before it: a recording starting on the minute whose first quote came 1 ms after),
+ * else the next bar's open (the first bar is partial, and not counted).
  * @param window - the replay window
  * @param warmUp - the warm-up
  * @param first - the first event read
+ * @param wholeFrom - where the recordings' data is whole from (their start), epoch ms
  * @returns epoch ms
  */
 export function warmUpEnd(
   window: ReplayWindow | undefined,
   warmUp: BacktestWarmUpOptions,
   first: MarketEvent,
+  wholeFrom: number,
 ): number {
   if (window?.from !== undefined) return window.from;
   const start = eventStart(first);
   const align = warmUp.alignMs;
-  const base = align === undefined || align <= 0 ? start : Math.ceil(start / align) * align;
-  return base + warmUp.periodMs;
+  if (align === undefined || align <= 0) return start + warmUp.periodMs;
+  const open = Math.floor(start / align) * align;
+  return (open >= wholeFrom ? open : open + align) + warmUp.periodMs;
 }
 
 /**
@@ -69,6 +77,9 @@ export function warmUpEnd(
  * @param readAhead - reads the next batch (undefined at the end)
  * @param until - the warm-up's end ({@link warmUpEnd})
  * @param deliver - hands one event to the strategies
+ * @param alignMs - the bar interval the warm-up is counted in: the bars of that grid that hold an
+ *   event within the period (a partial bar before it, not) are counted
+ * @param periodMs - the warm-up's length
  * @returns the events after the warm-up in the batch that held its end (undefined when the
  *   recordings ended first), the number of events fed and the start of the first
  */
@@ -77,7 +88,8 @@ export async function feedWarmUp(
   readAhead: () => Promise<readonly MarketEvent[] | undefined>,
   until: number,
   deliver: (event: MarketEvent) => void,
-  alignMs?: number,
+  alignMs: number | undefined,
+  periodMs: number,
 ): Promise<{
   readonly rest: readonly MarketEvent[] | undefined;
   readonly events: number;
@@ -97,7 +109,7 @@ export async function feedWarmUp(
       if (start >= until) return { rest: batch.slice(i), events, first, bars };
       deliver(event);
       events++;
-      if (alignMs !== undefined && Math.floor(start / alignMs) !== bar) {
+      if (alignMs !== undefined && start >= until - periodMs && Math.floor(start / alignMs) !== bar) {
         bar = Math.floor(start / alignMs);
         bars++;
       }
@@ -113,7 +125,17 @@ export async function feedWarmUp(
  * @returns an assumption for the report
  */
 export function warmUpAssumption(warmUp: BacktestWarmUp): string {
-  return `Warm-up of ${formatPeriod(warmUp.periodMs)}: the strategies saw the ${warmUp.events} events from ${iso(warmUp.from)} to ${iso(warmUp.until)} through their usual hooks with ctx.warmingUp true and every intent denied (kernel.warmUp); trading, the equity curve, the metrics and buy & hold start after it.`;
+  const { alignMs, periodMs } = warmUp;
+  const length =
+    alignMs === undefined
+      ? formatPeriod(periodMs)
+      : `${Math.round(periodMs / alignMs)} bars of ${formatPeriod(alignMs)} (${formatPeriod(periodMs)})`;
+  const start = warmUp.until - periodMs;
+  const partial =
+    warmUp.from < start
+      ? ` (those before ${iso(start)} make a partial first bar, flagged partial and not counted)`
+      : '';
+  return `Warm-up of ${length}: the strategies saw the ${warmUp.events} events from ${iso(warmUp.from)} to ${iso(warmUp.until)}${partial} through their usual hooks with ctx.warmingUp true and every intent denied (kernel.warmUp); trading, the equity curve, the metrics and buy & hold start after it.`;
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   WarmUpTookEverythingError,
   warmUpEnd,
   warmUpShortfall,
+  windowWithWarmUp,
 } from './backtest-warm-up.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
@@ -151,7 +152,8 @@ async function runInto(
     if (command.intent.kind === 'placeOrder')
       records.batches.placed(command.strategyId, command.intent, command.hookCall);
   });
-  const first = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
+  const recordingsStart = Math.min(...headers.map((h) => h.startTime));
+  const first = firstBatch[0]?.recvTs ?? recordingsStart;
   // A windowed run starts at the window's start: the bars it builds of a period opening there are whole.
   const from = options.warmUp === undefined ? options.window?.from : undefined;
   const scheduler = virtualScheduler(from === undefined ? first : Math.min(first, from));
@@ -171,9 +173,12 @@ async function runInto(
     barReactionMs: longestViewDelay(options.latency ?? DEFAULT_LATENCY),
     // The simulated venue runs commands in the order sent, a close making its orders as it runs.
     closeOrdering: 'sendOrder',
-    ...(options.warmUp === undefined
-      ? { barsWholeFrom: options.window?.from ?? Math.min(...headers.map((h) => h.startTime)) }
-      : { warmUp: { periodMs: options.warmUp.periodMs } }),
+    // Bars opening where the data is whole are not partial; with a warm-up, that is where it reads from.
+    barsWholeFrom:
+      options.warmUp === undefined
+        ? (options.window?.from ?? recordingsStart)
+        : (windowWithWarmUp(options.window, options.warmUp)?.from ?? recordingsStart),
+    ...(options.warmUp === undefined ? {} : { warmUp: { periodMs: options.warmUp.periodMs } }),
   });
   // A run that fails stops its strategies too (their onStop runs, the feeds and timers let go).
   teardown.add(() => kernel.stop());
@@ -188,7 +193,7 @@ async function runInto(
   let finished: Promise<void> | undefined;
   let warmedUp: BacktestWarmUp | undefined;
   if (options.warmUp !== undefined && firstBatch[0] !== undefined) {
-    const until = warmUpEnd(options.window, options.warmUp, firstBatch[0]);
+    const until = warmUpEnd(options.window, options.warmUp, firstBatch[0], recordingsStart);
     started();
     // Funded as it will trade, from onStart on: sizing on equity during the warm-up gives what it
     // will give after. Folded before the strategies start, as a live session's first reconciliation.
@@ -201,14 +206,17 @@ async function runInto(
       until,
       (event) => market.next(event),
       options.warmUp.alignMs,
+      options.warmUp.periodMs,
     );
     if (fed.rest === undefined)
       throw new WarmUpTookEverythingError(options.warmUp.periodMs, until, fed.events);
-    kernel.advanceTime(until - 1);
+    // Up to the end itself: a bar built of the warm-up's trades closing there is the warm-up's last.
+    kernel.advanceTime(until);
     kernel.endWarmUp();
     firstBatch = fed.rest;
     warmedUp = {
       periodMs: options.warmUp.periodMs,
+      ...(options.warmUp.alignMs === undefined ? {} : { alignMs: options.warmUp.alignMs }),
       from: fed.first,
       until,
       events: fed.events,

@@ -188,7 +188,7 @@ const TRAILED = { last: 'trades or closed bars', mark: 'mark prices', bidAsk: 'B
 function unfedTrailingStopWarnings(kernel: Kernel, strategyId: string, source: string): string[] {
   const s = kernel.state;
   const warnings: string[] = [];
-  for (const stop of kernel.openTrailingStops()) {
+  for (const stop of [...kernel.openTrailingStops(), ...kernel.trailingStopsEndedByStop()]) {
     if (stop.strategyId !== strategyId || stop.status !== 'PENDING') continue;
     const fed =
       stop.triggerOn === 'last'

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
+import type { TrailingStop } from '../../core/kernel/index.ts';
 import type { Position } from '../../core/model/index.ts';
 import { type ProtectiveAtStop, type StopCancelOutcome, stopCancelWarning } from './cancel-on-stop.ts';
+import { endedTrailingStopsNote, endedTrailingStopWarnings } from './ended-trailing-stops.ts';
 import type { InFlightCommand } from './in-flight-commands.ts';
 import { positionLabel } from './position-label.ts';
 
@@ -17,6 +19,8 @@ export interface OpenAtStop {
   readonly orders: readonly { readonly clientOrderId: string }[];
   readonly algoRefs: readonly string[];
   readonly positions: Iterable<Position>;
+  /** The emulated trailing stops the kernel's stop ended (none when absent). */
+  readonly trailingStops?: readonly TrailingStop[];
   /** The commands still in flight when the stop stopped waiting for them (none when absent). */
   readonly unanswered?: UnansweredAtStop;
 }
@@ -35,6 +39,8 @@ export interface UnansweredAtStop {
  * could not cancel, a note of the positions left open and the protective orders kept for them,
  * and a warning of those left without theirs (`shutdown.keepProtectiveOrders` false); without, a
  * note of the orders, algo orders, positions and commands of unknown fate left as configured.
+ * Either way, a warning per emulated trailing stop the stop ended (Keel held it, the venue never
+ * had it: the position it protected is unprotected) and a note of them.
  * @param cancelled - what the cancels at stop achieved, or undefined when none were asked for
  * @param open - the orders, algo orders, positions and unanswered commands at the end, by the session's record
  * @param timeoutMs - `shutdown.timeoutMs`, named in the warnings
@@ -55,6 +61,12 @@ export function stopLeftovers(
     warnings.push(warning);
   }
   const positions = [...open.positions].filter((p) => !p.positionQty.isZero());
+  const stops = open.trailingStops ?? [];
+  for (const warning of endedTrailingStopWarnings(stops, positions)) {
+    logger.warn(warning);
+    warnings.push(warning);
+  }
+  const stopsNote = endedTrailingStopsNote(stops);
   if (cancelled !== undefined) {
     const warning = stopCancelWarning(cancelled, timeoutMs);
     if (warning !== undefined) {
@@ -66,7 +78,7 @@ export function stopLeftovers(
       logger.warn(unprotected);
       warnings.push(unprotected);
     }
-    return { warnings, notes: positionsNote(positions, cancelled.kept) };
+    return { warnings, notes: [...positionsNote(positions, cancelled.kept), ...stopsNote] };
   }
   const parts = [
     countOf(
@@ -84,10 +96,10 @@ export function stopLeftovers(
           unknown.map((c) => c.ref),
         )} of unknown fate`,
   ].filter((part) => part !== '');
-  if (parts.length === 0) return { warnings, notes: [] };
+  if (parts.length === 0) return { warnings, notes: stopsNote };
   return {
     warnings,
-    notes: [`left open on the venue (shutdown.cancelAllOrders is false): ${parts.join('; ')}`],
+    notes: [`left open on the venue (shutdown.cancelAllOrders is false): ${parts.join('; ')}`, ...stopsNote],
   };
 }
 

@@ -208,6 +208,7 @@ async function stopAndReport(
         .openAlgoRefs()
         .map((ref) => ('clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId)),
       positions: kernel.state.positions.values(),
+      trailingStops: kernel.trailingStopsEndedByStop(),
       unanswered,
     },
     config.shutdown.timeoutMs,

@@ -39,7 +39,9 @@ export interface StrategyHooks<P, S> {
    */
   readonly onBar?: (ctx: StrategyContext<P, S>, bar: BarEvent) => IntentOutput;
   /**
-   * Updates of the strategy's own orders, in-flight states included. An update with
+   * Updates of the strategy's own orders as the venue (or, `synthesized`, Keel's venue adapter)
+   * reports them. Keel's in-flight states (PENDING_NEW, PENDING_CANCEL, PENDING_REPLACE) are not
+   * delivered: they show in `ctx.openOrders()` while a request awaits the venue. An update with
    * `orderState` FILLED is the place to react to a completed order: by then the order carries
    * every fill, and `ctx.netQty` counts them even before the venue's position update arrives.
    */
@@ -70,7 +72,8 @@ export interface StrategyHooks<P, S> {
    * one the risk gate denies when it is placed (judged as that MARKET order: `maxNotional`...) with
    * the gate's check; neither is held nor reported here.
    * Moves of the stop price are not delivered: read them with `ctx.trailingStops()`. A stop of a
-   * strategy halted by a fault still fires (as one held by the venue would), unheard.
+   * strategy halted by a fault still fires (as one held by the venue would), unheard. One still
+   * open when the run ends is CANCELLED (`cancelReason: 'runEnded'`) after `onStop`, unheard.
    */
   readonly onTrailingStop?: (ctx: StrategyContext<P, S>, stop: TrailingStop) => IntentOutput;
   /**

@@ -1,6 +1,6 @@
 import type { InstrumentSpec, PlaceOrderIntent, TrailingStopSpec } from '../model/index.ts';
 import { TrailingLevel } from './trailing-level.ts';
-import type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';
+import type { TrailingStop, TrailingStopCancelReason, TrailingStopStatus } from './trailing-stop.ts';
 
 /**
  * One stop the trailing stop emulator holds: the strategy's intent, its level as numbers on the
@@ -21,6 +21,8 @@ export interface HeldTrailingStop<O> {
    */
   readonly madeFor: number;
   status: TrailingStopStatus;
+  /** Why it was cancelled, once CANCELLED. */
+  cancelReason: TrailingStopCancelReason | undefined;
   updateAt: number;
   crossPrice: number;
 }
@@ -61,6 +63,7 @@ export function holdTrailingStop<O>(
     createAt: now,
     madeFor,
     status: 'PENDING',
+    cancelReason: undefined,
     updateAt: now,
     crossPrice: Number.NaN,
   };
@@ -90,6 +93,7 @@ export function trailingStopSnapshot<O>(held: HeldTrailingStop<O>): TrailingStop
     status: held.status,
     ...(active ? { stopPrice: held.tick.mul(level.stopTicks), bestPrice: level.bestPrice } : {}),
     ...(held.status === 'TRIGGERED' ? { crossPrice: held.crossPrice } : {}),
+    ...(held.cancelReason === undefined ? {} : { cancelReason: held.cancelReason }),
     createAt: held.createAt,
     updateAt: held.updateAt,
   };

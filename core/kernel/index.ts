@@ -76,7 +76,7 @@ export type { SweepFailure } from './sweep-retries.ts';
 export { SWEEP_WORD_WAIT_MS } from './sweep-retries.ts';
 export type { TrailingStep } from './trailing-level.ts';
 export { TrailingLevel } from './trailing-level.ts';
-export type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';
+export type { TrailingStop, TrailingStopCancelReason, TrailingStopStatus } from './trailing-stop.ts';
 export { UnprotectiveOrders } from './unprotective-orders.ts';
 export type { UsEquitySessionOptions } from './us-equity-session.ts';
 export {

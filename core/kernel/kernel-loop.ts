@@ -5,6 +5,7 @@ import { KERNEL_TIMER_OWNER } from './kernel-timers.ts';
 import type { WarmUpCoverage } from './kernel-warm-up.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
+import type { TrailingStop } from './trailing-stop.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /** The parts of a kernel its loop drives: what its jobs reach, and its two inputs. */
@@ -25,6 +26,8 @@ export class KernelLoop {
   private started = false;
   private strategiesOn = false;
   private over = false;
+  /** The emulated trailing stops the stop ended, as they were just before. */
+  private stopsEnded: readonly TrailingStop[] = [];
   private readonly work = new WorkQueue<KernelJob>((job) => handleJob(job, this.parts, this));
   private tradingNow: (coverage: WarmUpCoverage | undefined) => void = () => {};
   /**
@@ -184,9 +187,10 @@ export class KernelLoop {
   }
 
   /**
-   * Calls every started strategy's `onStop` (intents returned there are still sent), then
-   * unsubscribes from market data and drops the timers; User Data is still folded until
-   * {@link detach}. Nothing when already stopped.
+   * Calls every started strategy's `onStop` (intents returned there are still sent), then ends
+   * the emulated trailing stops still open (CANCELLED, `runEnded`: nothing trails them once the
+   * loop stops), unsubscribes from market data and drops the timers; User Data is still folded
+   * until {@link detach}. Nothing when already stopped.
    */
   stop(): void {
     if (this.over) return;
@@ -194,8 +198,17 @@ export class KernelLoop {
     this.work.run(() => {
       if (this.strategiesOn) for (const runner of this.parts.runners) runner.stop();
     });
+    // After onStop's own work, so a stop it cancelled reads `cancel`, not `runEnded`.
+    this.work.run(() => {
+      this.stopsEnded = this.parts.emulator.endAll();
+    });
     this.parts.feeds.closeMarket();
     this.parts.timers.disarm();
+  }
+
+  /** @returns the emulated trailing stops {@link stop} ended, as they were just before (none before it) */
+  get trailingStopsEnded(): readonly TrailingStop[] {
+    return this.stopsEnded;
   }
 
   /** Stops (if not stopped yet), then unsubscribes from User Data too, for good. */

@@ -294,8 +294,9 @@ export class Kernel {
   }
 
   /**
-   * Calls every started strategy's `onStop` (intents returned there are still sent), then
-   * unsubscribes from market data. User Data that arrives afterwards is only folded (see
+   * Calls every started strategy's `onStop` (intents returned there are still sent), ends the
+   * emulated trailing stops still open (CANCELLED, `runEnded`: see
+   * {@link Kernel.trailingStopsEndedByStop}), then unsubscribes from market data. User Data that arrives afterwards is only folded (see
    * {@link Kernel}), until {@link Kernel.detach}.
    */
   stop(): void {
@@ -421,11 +422,22 @@ export class Kernel {
 
   /**
    * Every strategy's open emulated trailing stops, for a run's end-of-run checks (a stop whose
-   * price never came). Not for the per-event path.
+   * price never came). Not for the per-event path. None once the kernel stopped: the stop ended
+   * them ({@link Kernel.trailingStopsEndedByStop}).
    * @returns PENDING and ACTIVE stops, oldest first
    */
   openTrailingStops(): TrailingStop[] {
     return this.emulator.list();
+  }
+
+  /**
+   * The emulated trailing stops still open when the kernel stopped, which the stop ended
+   * (CANCELLED, `runEnded`), as they were just before: for a run's end-of-run checks and the
+   * warning that what they protected is unprotected.
+   * @returns PENDING and ACTIVE stops, oldest first; none before the stop
+   */
+  trailingStopsEndedByStop(): readonly TrailingStop[] {
+    return this.loop.trailingStopsEnded;
   }
 
   /**

@@ -12,7 +12,7 @@ import { BAR_INTERVAL_MS } from '../model/index.ts';
 import { type HeldTrailingStop, holdTrailingStop, trailingStopSnapshot } from './held-trailing-stop.ts';
 import type { KernelDenial } from './intent-ownership.ts';
 import type { TrailingStep } from './trailing-level.ts';
-import type { TrailingStop } from './trailing-stop.ts';
+import type { TrailingStop, TrailingStopCancelReason } from './trailing-stop.ts';
 import { trailingStopProblem } from './trailing-stop-checks.ts';
 
 /**
@@ -145,13 +145,26 @@ export class TrailingStopEmulator<O> {
   /**
    * Cancels an open stop.
    * @param ref - its reference
+   * @param reason - why: the strategy cancelled it (the default) or the run ended
    * @returns true when it was open (it is CANCELLED now and its owner told)
    */
-  cancel(ref: string): boolean {
+  cancel(ref: string, reason: TrailingStopCancelReason = 'cancel'): boolean {
     const held = this.open.get(ref);
     if (held === undefined) return false;
+    held.cancelReason = reason;
     this.close(held, 'CANCELLED');
     return true;
+  }
+
+  /**
+   * Ends every open stop as the run ends: each is CANCELLED (`runEnded`) and reported, so no
+   * result shows as ACTIVE a stop that no longer exists anywhere.
+   * @returns the stops it ended, as they were just before (PENDING or ACTIVE), oldest first
+   */
+  endAll(): TrailingStop[] {
+    const ended = this.list();
+    for (const stop of ended) this.cancel(stop.ref, 'runEnded');
+    return ended;
   }
 
   /**

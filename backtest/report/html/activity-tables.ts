@@ -88,7 +88,7 @@ function trailingRow(t: TrailingStopRecord): string {
     .join('<br>');
   const stop = t.stopPrice === undefined ? '' : formatPrice(t.stopPrice);
   const cross = t.crossPrice === undefined ? '' : String(t.crossPrice);
-  return `<tr><td>${e(t.ref)}</td><td>${e(t.strategyId)}</td><td>${e(t.sym)}</td><td>${e(t.side)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(offsetText(t))}</td><td class="num">${e(stop)}</td><td class="num">${e(cross)}</td><td>${e(t.status)}</td><td>${steps}</td></tr>`;
+  return `<tr><td>${e(t.ref)}</td><td>${e(t.strategyId)}</td><td>${e(t.sym)}</td><td>${e(t.side)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(offsetText(t))}</td><td class="num">${e(stop)}</td><td class="num">${e(cross)}</td><td>${e(t.cancelReason === undefined ? t.status : `${t.status} (${t.cancelReason})`)}</td><td>${steps}</td></tr>`;
 }
 
 /**

@@ -69,6 +69,7 @@ export const trailingStopRecordSchema: z.ZodType<TrailingStopRecord, unknown> = 
   stopPrice: decimalField.optional(),
   bestPrice: z.number().optional(),
   crossPrice: z.number().optional(),
+  cancelReason: z.enum(['cancel', 'runEnded']).optional(),
   createAt: z.number(),
   updateAt: z.number(),
   steps: z.array(z.object({ ts: z.number(), status: trailingStatus, stopPrice: decimalField.optional() })),

@@ -317,7 +317,8 @@ describe('backtest runner: an emulated trailing stop', () => {
     expect(result.meta.warnings).toContain(
       `strategy b's trailing stop bt-1 on ${SYM} never started trailing: it trails mark prices (triggerOn: mark) and the recordings held none for that sym`,
     );
-    expect(result.trailingStops?.map((s) => s.status)).toEqual(['PENDING']);
+    // The run's end cancels it, as it ends any stop still open.
+    expect(result.trailingStops?.map((s) => `${s.status} ${s.cancelReason}`)).toEqual(['CANCELLED runEnded']);
     result.dispose?.();
   });
 });

@@ -105,7 +105,12 @@ describe('a lockstep paper run on bars with an emulated trailing stop', () => {
       ],
       true,
     );
-    expect(stopLines(backtest)).toEqual(['stop PENDING T0+90000ms', 'stop ACTIVE T0+90000ms']);
+    // Still trailing at the end: the run's end cancels it (runEnded), after the last bar.
+    expect(stopLines(backtest)).toEqual([
+      'stop PENDING T0+90000ms',
+      'stop ACTIVE T0+90000ms',
+      'stop CANCELLED T0+240000ms',
+    ]);
     expect(fillLines(backtest)).toEqual([]);
     expect(fillLines(paper)).toEqual(fillLines(backtest));
     expect(stopLines(paper)).toEqual(stopLines(backtest));
