@@ -75,7 +75,14 @@ describe('a paper run with paper.loans', () => {
     const terms = await signedRest(run.venue, 'GET', '/api/v1/trading/marginLoan/loan/config');
     // hourly 0.00001 = 0.0876 a year
     expect(terms.body.data).toEqual([
-      { coin: 'USDT', maxBorrowQuota: '2000', maintenanceMarginRate: '0.05', annualInterestRate: '0.0876' },
+      {
+        coin: 'USDT',
+        exchange: 'BINANCE',
+        leverage: '2',
+        maxBorrowQuota: '2000',
+        maintenanceMarginRate: '0.05',
+        annualInterestRate: '0.0876',
+      },
     ]);
   });
 });
