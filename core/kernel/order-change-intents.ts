@@ -7,7 +7,7 @@ import type {
   Order,
   ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
-import { algoLimitPrice, limitPrice, orderQty, toDecimal, triggerPrice } from './order-amounts.ts';
+import { algoLimitPrice, orderLimitPrice, orderQty, toDecimal, triggerPrice } from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
 import type { ModifyInput, ReplaceAlgoInput } from './order-inputs.ts';
 
@@ -30,8 +30,8 @@ function setChanges(
 ): void {
   if (changes.qty !== undefined) intent.qty = orderQty(changes.qty, spec);
   if (changes.price !== undefined)
-    intent.price =
-      order === undefined ? toDecimal(changes.price, 'price') : limitPrice(changes.price, order.side, spec);
+    // Without the order there is no spec, and the side only says which way to round.
+    intent.price = orderLimitPrice(changes.price, order?.side ?? 'BUY', spec);
 }
 
 /**
