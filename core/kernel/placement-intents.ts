@@ -10,7 +10,6 @@ import type {
 import { formatTimeToSend, US_EQUITY_ZONE, ZERO } from '../model/index.ts';
 import {
   algoLimitPrice,
-  limitPrice,
   orderLimitPrice,
   orderQty,
   toDecimal,
