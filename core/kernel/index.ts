@@ -20,6 +20,7 @@ export { FILL_AWAITING_ORDER_MS } from './fills-awaiting-order.ts';
 export { sweepWhileHalted } from './halt-sweep.ts';
 export type { InFlightAlgoOrder, InFlightAlgoRef } from './in-flight-algo-orders.ts';
 export type { CloseOrdering, UnattributedCloseOrder } from './in-flight-closes.ts';
+export type { UnsentIntents } from './intent-tally.ts';
 export type { Bands, WarmIndicator } from './indicators.ts';
 export { atr, bollinger, ema, rsi, sma, warmUp } from './indicators.ts';
 export { MAX_REF_LENGTH } from './intent-ownership.ts';

@@ -83,6 +83,7 @@ export class IntentPipeline {
    *   cancel of an order, made before its placement was sent names no sym: it gets the placement's)
    */
   submit(runner: StrategyRunner, emitted: Intent): void {
+    runner.order.tally.sent++;
     const intent = withTargetSym(withInFlightAlgoSym(emitted, this.algosInFlight), this.state);
     const emulated = this.emulatedPart(runner, intent);
     if ('denial' in emulated) {
@@ -282,10 +283,13 @@ export class IntentPipeline {
       const inFlight = this.algosInFlight.matching(intent, runner.id);
       if (this.runners.length === 1 && mine.length === matching.length)
         return mine.length + inFlight.length === 0 ? [] : [intent];
-      return [
+      const cancels = [
         ...mine.map((a) => runner.order.cancelAlgo(a.clientAlgoOrderId)),
         ...inFlight.map(({ ref, sym }) => ({ ...runner.order.cancelAlgo(ref), sym })),
       ];
+      // Built by the strategy's factory on its behalf and sent here: not intents it left unsent.
+      runner.order.tally.sent += cancels.length;
+      return cancels;
     }
     return undefined;
   }
