@@ -102,8 +102,8 @@ function watchWarning(
  * bars or trades for, a sym that is not one of the run's instruments), naming in its params an
  * instrument the recordings hold nothing of, or naming a sym that is not one of the run's
  * instruments ({@link unlistedSymWarnings}), acting on quotes or trades only when the data held
- * neither, or placing an emulated trailing stop whose price source (trades, marks, quotes) the
- * data never had.
+ * neither, placing an emulated trailing stop whose price source (trades, marks, quotes) the
+ * data never had, or building intents in a hook and never sending them.
  * Read from the kernel's state once the replay is over, so the per-event path pays nothing.
  * @param kernel - the run's kernel, after the replay
  * @param strategies - the run's strategy slots
@@ -147,8 +147,24 @@ export function setupWarnings(
     warnings.push(...unlistedSymWarnings([slot], syms));
     warnings.push(...unfedHookWarnings(kernel, slot, syms, source));
     warnings.push(...unfedTrailingStopWarnings(kernel, slot.id, source));
+    warnings.push(...unsentIntentWarnings(kernel, slot.id));
   }
   return warnings;
+}
+
+/**
+ * Intents a strategy's hook built with `ctx.order` and neither returned nor gave to `ctx.submit`
+ * (the factory only builds: `ctx.order.market(...)` as a statement does nothing), one sentence
+ * per hook kind with the counts, not one per event.
+ */
+function unsentIntentWarnings(kernel: Kernel, strategyId: string): string[] {
+  return kernel
+    .unsentIntents()
+    .filter((unsent) => unsent.strategyId === strategyId)
+    .map(
+      ({ where, calls, intents }) =>
+        `strategy ${strategyId}'s ${where} built ${intents} intent${intents === 1 ? '' : 's'} with ctx.order (in ${calls} call${calls === 1 ? '' : 's'}) that it neither returned nor gave to ctx.submit by the time it returned, so ${intents === 1 ? 'it was' : 'they were'} never sent: ctx.order only builds an intent; return it (or an array of them) or pass it to ctx.submit`,
+    );
 }
 
 /**

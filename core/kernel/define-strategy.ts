@@ -13,6 +13,7 @@ import type {
 } from '../model/index.ts';
 import type { StrategyContext } from './strategy-context.ts';
 import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+import { unknownSpecKey } from './strategy-spec-keys.ts';
 import { strictParams } from './strict-params.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 
@@ -140,7 +141,8 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
  * Declares a strategy plugin. Both styles work, alone or together.
  * @param spec - name, zod parameter schema, optional state factory, hooks and / or `setup`
  * @returns the frozen definition
- * @throws TypeError when the name is not kebab-case (a-z, 0-9, -) of at most 64 characters
+ * @throws TypeError when the name is not kebab-case (a-z, 0-9, -) of at most 64 characters, or
+ *   the spec has a key that is no hook or setting (a misspelled hook, e.g. `onbar` spread in)
  * @example Hook style: buy at the bid once the fast SMA of closes is above the slow one.
  * ```ts
  * import { defineStrategy, sma } from '../core/kernel/index.ts';
@@ -186,5 +188,7 @@ export function defineStrategy<P, S = undefined>(spec: StrategySpec<P, S>): Stra
       `defineStrategy: name ${JSON.stringify(spec.name)} must be kebab-case (a-z, 0-9, -), at most 64 characters`,
     );
   }
+  const unknown = unknownSpecKey(spec);
+  if (unknown !== undefined) throw new TypeError(`defineStrategy ${spec.name}: ${unknown}`);
   return Object.freeze({ ...spec, params: strictParams(spec.params), kind: 'strategy' as const });
 }

@@ -11,7 +11,9 @@ export type Hook<E> = ((ctx: StrategyContext<unknown, unknown>, event: E) => Int
 
 /**
  * Calls one hook of a strategy and sends what it returned: a throw is a fault of the strategy
- * (the sink halts it), and a return that is not intents is refused like one.
+ * (the sink halts it), and a return that is not intents is refused like one. Intents the hook
+ * built with `ctx.order` and neither returned nor gave to `ctx.submit` are noted on the factory's
+ * tally, for the run's warnings.
  * @param hook - the hook
  * @param ctx - the strategy's context
  * @param event - the event
@@ -26,6 +28,8 @@ export function callHook<E>(
   sink: OutputSink,
   where: string,
 ): boolean {
+  const tally = ctx.order.tally;
+  const outstanding = tally.outstanding;
   let out: IntentOutput;
   try {
     out = hook(ctx, event);
@@ -33,6 +37,9 @@ export function callHook<E>(
     sink.fault(where, error);
     return false;
   }
-  if (out !== undefined) acceptOutput(sink, out, where, 'returned');
+  if (out !== undefined && !acceptOutput(sink, out, where, 'returned')) return true;
+  // Built in this call and neither returned nor submitted: two counters read, nothing allocated.
+  const unsent = tally.outstanding - outstanding;
+  if (unsent > 0) tally.noteUnsent(where, unsent);
   return true;
 }

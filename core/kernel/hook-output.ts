@@ -134,20 +134,22 @@ export interface OutputSink {
  * @param out - what the hook returned or the stream emitted
  * @param where - the hook or stream
  * @param verb - `returned` or `emitted`
+ * @returns false when it was not intents (the strategy is halted and nothing was sent)
  */
 export function acceptOutput(
   sink: OutputSink,
   out: unknown,
   where: string,
   verb: 'returned' | 'emitted',
-): void {
+): boolean {
   const problem = intentOutputProblem(out);
   if (problem !== undefined) {
     sink.fault(where, intentOutputError(where, verb, out, problem), verb);
     reportRejection(sink, where, out);
-    return;
+    return false;
   }
   sendIntents(sink, out as Intent | readonly Intent[] | undefined);
+  return true;
 }
 
 /**

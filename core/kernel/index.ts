@@ -23,6 +23,7 @@ export type { CloseOrdering, UnattributedCloseOrder } from './in-flight-closes.t
 export type { Bands, WarmIndicator } from './indicators.ts';
 export { atr, bollinger, ema, rsi, sma, warmUp } from './indicators.ts';
 export { MAX_REF_LENGTH } from './intent-ownership.ts';
+export type { UnsentIntents } from './intent-tally.ts';
 export { Kernel } from './kernel.ts';
 export type { IntentGate, KernelOptions, StrategySlot } from './kernel-options.ts';
 export type { KernelState } from './kernel-state.ts';

@@ -55,11 +55,22 @@ export function ownershipCheck(
 function ownership(strategyId: string, target: string, registry: OrderRegistry): KernelDenial | undefined {
   const owner = registry.ownerOf(target);
   if (owner === strategyId) return undefined;
-  return {
-    check: 'kernel.ownership',
-    reason:
-      owner === undefined
-        ? `order ${target} is not owned by strategy ${strategyId} in this run (its reference names no strategy of this run)`
-        : `order ${target} belongs to strategy ${owner}, not ${strategyId}`,
-  };
+  return { check: 'kernel.ownership', reason: ownershipReason(strategyId, target, registry, owner) };
+}
+
+/**
+ * Why a strategy may not touch an order: another strategy's, one Keel heard of from the venue that
+ * no strategy of this run placed, or none at all under that reference (a placement that was denied,
+ * so never sent, is the usual case: its reference may well name the strategy).
+ */
+function ownershipReason(
+  strategyId: string,
+  target: string,
+  registry: OrderRegistry,
+  owner: string | undefined,
+): string {
+  if (owner !== undefined) return `order ${target} belongs to strategy ${owner}, not ${strategyId}`;
+  if (registry.byRef.has(target) || registry.algoByRef.has(target))
+    return `order ${target} was placed outside this run (Keel knows it from the venue, but no strategy of this run sent it), so strategy ${strategyId} may not change it`;
+  return `no order ${target} was sent in this run (was its placement denied, or never returned or submitted?), so strategy ${strategyId} has no such order to change`;
 }

@@ -19,6 +19,7 @@ import type { KernelDenial } from './intent-ownership.ts';
 import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
 import type { IntentGate } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
+import { withTargetSym } from './order-change-intents.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import { hasGeneratedForm } from './strategy-refs.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
@@ -78,11 +79,12 @@ export class IntentPipeline {
   /**
    * Passes one intent through the checks and the gate to the execution port.
    * @param runner - the emitting strategy
-   * @param emitted - the intent (a replace or cancel of an in-flight algo order made before its
-   *   placement was sent names no sym: it gets the placement's)
+   * @param emitted - the intent (a replace or cancel of an in-flight algo order, or a modify or
+   *   cancel of an order, made before its placement was sent names no sym: it gets the placement's)
    */
   submit(runner: StrategyRunner, emitted: Intent): void {
-    const intent = withInFlightAlgoSym(emitted, this.algosInFlight);
+    runner.order.tally.sent++;
+    const intent = withTargetSym(withInFlightAlgoSym(emitted, this.algosInFlight), this.state);
     const emulated = this.emulatedPart(runner, intent);
     if ('denial' in emulated) {
       const source = 'source' in emulated ? emulated.source : 'kernel';
@@ -281,10 +283,13 @@ export class IntentPipeline {
       const inFlight = this.algosInFlight.matching(intent, runner.id);
       if (this.runners.length === 1 && mine.length === matching.length)
         return mine.length + inFlight.length === 0 ? [] : [intent];
-      return [
+      const cancels = [
         ...mine.map((a) => runner.order.cancelAlgo(a.clientAlgoOrderId)),
         ...inFlight.map(({ ref, sym }) => ({ ...runner.order.cancelAlgo(ref), sym })),
       ];
+      // Built by the strategy's factory on its behalf and sent here: not intents it left unsent.
+      runner.order.tally.sent += cancels.length;
+      return cancels;
     }
     return undefined;
   }

@@ -17,6 +17,7 @@ import type { FillGivenUp } from './fill-given-up.ts';
 import type { InFlightAlgoOrder, InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { UnattributedCloseOrder } from './in-flight-closes.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
+import type { UnsentIntents } from './intent-tally.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
 import { KernelLoop } from './kernel-loop.ts';
 import type { KernelOptions } from './kernel-options.ts';
@@ -123,6 +124,8 @@ export class Kernel {
   private readonly timers: KernelTimers;
   private readonly marketRouting: MarketRouting;
   private readonly pipeline: IntentPipeline;
+  /** The strategies, for the end-of-run reads of what each did ({@link Kernel.unsentIntents}). */
+  private readonly runners: readonly StrategyRunner[];
   private readonly emulator: TrailingStopEmulator<StrategyRunner>;
   private readonly algosInFlight: InFlightAlgoOrders;
   private readonly trailingStop$ = new Subject<TrailingStop>();
@@ -184,6 +187,7 @@ export class Kernel {
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     const runners = createRunners(options.strategies, options.runId ?? '', this);
+    this.runners = runners;
     // A live or paper run (tagged) takes back its strategies' orders left by earlier runs.
     if ((options.runId ?? '') !== '')
       this.state.orders.adoptGeneratedRefsOf(new Set(runners.map((r) => r.id)));
@@ -477,6 +481,17 @@ export class Kernel {
    */
   unattributedCloseOrders(): readonly UnattributedCloseOrder[] {
     return this.state.closes.unattributed();
+  }
+
+  /**
+   * The intents each strategy's hooks built with `ctx.order` and neither returned nor submitted, per
+   * hook kind, for a run's end-of-run warnings. Not for the per-event path.
+   * @returns one entry per strategy and hook kind that left any unsent, in strategy order
+   */
+  unsentIntents(): (UnsentIntents & { readonly strategyId: string })[] {
+    return this.runners.flatMap((runner) =>
+      runner.order.tally.unsent().map((unsent) => ({ strategyId: runner.id, ...unsent })),
+    );
   }
 
   /**

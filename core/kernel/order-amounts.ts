@@ -29,14 +29,26 @@ function toRoundable(value: Amount, field: string, step: Dec): Dec {
 }
 
 /**
+ * A number that is NaN or infinite as decimal.js's NaN or Infinity: an order's qty or limit price
+ * (`qty: NaN` from a division by a zero price) is kept so, for the risk gate to deny it as any
+ * other that is not a positive number (`orderQty`, `orderPrice`), rather than thrown here, which
+ * halted the whole strategy as a fault.
+ */
+function nonFiniteOf(value: Amount): Dec | undefined {
+  return typeof value === 'number' && !Number.isFinite(value) ? new D(value) : undefined;
+}
+
+/**
  * An order quantity, rounded down to the lot when an instrument is given (`round: true`; a number
  * is first freed of its float noise, see {@link toRoundable}).
  * @param value - the quantity as the strategy wrote it
  * @param spec - the instrument to round to, or undefined to keep the value as it is
- * @returns the quantity
- * @throws TypeError when the amount is not a finite number or a decimal
+ * @returns the quantity (NaN or Infinity for such a number, see {@link nonFiniteOf})
+ * @throws TypeError when a string is not a decimal
  */
 export function orderQty(value: Amount, spec: InstrumentSpec | undefined): Dec {
+  const nonFinite = nonFiniteOf(value);
+  if (nonFinite !== undefined) return nonFinite;
   if (spec === undefined) return toDecimal(value, 'qty');
   return toRoundable(value, 'qty', spec.lotSize).div(spec.lotSize).floor().mul(spec.lotSize);
 }
@@ -61,6 +73,19 @@ export function limitPrice(
   if (spec === undefined) return toDecimal(value, field);
   const steps = toRoundable(value, field, spec.tickSize).div(spec.tickSize);
   return (side === 'BUY' ? steps.floor() : steps.ceil()).mul(spec.tickSize);
+}
+
+/**
+ * An order's (or a modify's) limit price as {@link limitPrice} makes it, but a number that is NaN
+ * or infinite kept so ({@link nonFiniteOf}), for the risk gate's `orderPrice` check to deny.
+ * @param value - the price as the strategy wrote it
+ * @param side - the order's side
+ * @param spec - the instrument to round to, or undefined to keep the value as it is
+ * @returns the price
+ * @throws TypeError when a string is not a decimal
+ */
+export function orderLimitPrice(value: Amount, side: OrderSide, spec: InstrumentSpec | undefined): Dec {
+  return nonFiniteOf(value) ?? limitPrice(value, side, spec);
 }
 
 /**

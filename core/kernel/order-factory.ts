@@ -19,6 +19,7 @@ import type {
 } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
 import { closePositionIntent, loanFields } from './account-intents.ts';
+import { IntentTally } from './intent-tally.ts';
 import { type LegPiece, legPieces } from './leg-pieces.ts';
 import { toDecimal } from './order-amounts.ts';
 import {
@@ -55,8 +56,15 @@ import {
  * asked (`round: true`); it does not judge: the risk gate does.
  */
 export class OrderFactory {
-  /** @param state - what defaults are computed from */
-  constructor(private readonly state: OrderFactoryState) {}
+  /**
+   * @param state - what defaults are computed from
+   * @param tally - counts the intents built (the kernel counts those sent), for the warning of
+   *   intents a hook built and never sent
+   */
+  constructor(
+    private readonly state: OrderFactoryState,
+    readonly tally: IntentTally = new IntentTally(),
+  ) {}
 
   /**
    * A limit order.
@@ -66,6 +74,7 @@ export class OrderFactory {
    * ctx.submit(ctx.order.limit({ sym, side: 'BUY', qty: '0.01', price: quote.bid, round: true }));
    */
   limit(input: LimitInput): PlaceOrderIntent {
+    this.tally.built++;
     return placeOrderIntent(
       this.state,
       input,
@@ -82,6 +91,7 @@ export class OrderFactory {
    * @returns the intent
    */
   market(input: MarketInput): PlaceOrderIntent {
+    this.tally.built++;
     const intent = placeOrderIntent(
       this.state,
       { ...input, qty: input.qty ?? ZERO },
@@ -100,6 +110,7 @@ export class OrderFactory {
    * @returns the intent
    */
   postOnly(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
+    this.tally.built++;
     return placeOrderIntent(this.state, input, 'LIMIT', input.price, 'GTX');
   }
 
@@ -109,6 +120,7 @@ export class OrderFactory {
    * @returns the intent
    */
   ioc(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
+    this.tally.built++;
     return placeOrderIntent(
       this.state,
       input,
@@ -124,6 +136,7 @@ export class OrderFactory {
    * @returns the intent
    */
   fok(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
+    this.tally.built++;
     return placeOrderIntent(this.state, input, 'LIMIT', input.price, 'FOK');
   }
 
@@ -134,6 +147,7 @@ export class OrderFactory {
    * @returns the intent, with `expiryDate` as `YYYY-MM-DD`
    */
   gtd(input: GtdInput): PlaceOrderIntent {
+    this.tally.built++;
     return gtdIntent(this.state, input);
   }
 
@@ -146,6 +160,7 @@ export class OrderFactory {
    * @returns the intent
    */
   conditional(input: ConditionalInput): PlaceOrderIntent {
+    this.tally.built++;
     const condition = orderCondition(
       input,
       input.round === true ? this.state.instrument(input.sym) : undefined,
@@ -163,6 +178,7 @@ export class OrderFactory {
    * ctx.order.algo({ sym, side: 'SELL', qty: 1, triggerPrice: 58_000, condition: 'LTE', reduceOnly: true });
    */
   algo(input: AlgoInput): PlaceAlgoOrderIntent {
+    this.tally.built++;
     return placeAlgoOrderIntent(this.state, input);
   }
 
@@ -182,6 +198,7 @@ export class OrderFactory {
    * ctx.order.trailingStop({ sym, side: 'SELL', qty: 1, offset: { ticks: 50 }, activationPrice: 60_000 });
    */
   trailingStop(input: TrailingStopInput): PlaceOrderIntent {
+    this.tally.built++;
     return trailingStopIntent(this.state, input);
   }
 
@@ -195,6 +212,7 @@ export class OrderFactory {
    * ctx.submit(ctx.order.replaceAlgo(stopRef, { triggerPrice: low - 0.5, price: low - 1, round: true }));
    */
   replaceAlgo(target: string, changes: ReplaceAlgoInput): ReplaceAlgoOrderIntent {
+    this.tally.built++;
     return replaceAlgoOrderIntent(this.state, target, changes);
   }
 
@@ -204,6 +222,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancelAlgo(target: string): CancelAlgoOrderIntent {
+    this.tally.built++;
     return cancelAlgoOrderIntent(this.state, target);
   }
 
@@ -213,6 +232,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancelAllAlgos(filter: Omit<CancelAllAlgoOrdersIntent, 'kind' | 'ref'> = {}): CancelAllAlgoOrdersIntent {
+    this.tally.built++;
     return { kind: 'cancelAllAlgoOrders', ref: this.state.nextRef(), ...filter };
   }
 
@@ -225,6 +245,7 @@ export class OrderFactory {
    * ctx.submit(ctx.order.modify(order, { price: quote.bid - 0.5, round: true }));
    */
   modify(target: string | Order, changes: ModifyInput): ModifyOrderIntent {
+    this.tally.built++;
     return modifyOrderIntent(this.state, target, changes);
   }
 
@@ -234,6 +255,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancel(target: string | Order): CancelOrderIntent {
+    this.tally.built++;
     return cancelOrderIntent(this.state, target);
   }
 
@@ -243,6 +265,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancelMany(selection: { targets?: readonly string[]; sym?: string } = {}): CancelOrdersIntent {
+    this.tally.built++;
     return { kind: 'cancelOrders', ref: this.state.nextRef(), ...selection };
   }
 
@@ -254,6 +277,7 @@ export class OrderFactory {
    * @returns the intent
    */
   closePosition(sym: string, positionSide?: PositionSide): ClosePositionIntent {
+    this.tally.built++;
     return closePositionIntent(this.state, sym, positionSide);
   }
 
@@ -263,6 +287,7 @@ export class OrderFactory {
    * @returns the intent
    */
   closePositions(symList: readonly string[]): ClosePositionsIntent {
+    this.tally.built++;
     return { kind: 'closePositions', ref: this.state.nextRef(), symList: [...symList] };
   }
 
@@ -272,6 +297,7 @@ export class OrderFactory {
    * @returns the intent
    */
   borrow(input: LoanInput): BorrowIntent {
+    this.tally.built++;
     return { kind: 'borrow', ...loanFields(this.state, input) };
   }
 
@@ -281,6 +307,7 @@ export class OrderFactory {
    * @returns the intent
    */
   repay(input: LoanInput): RepayIntent {
+    this.tally.built++;
     return { kind: 'repay', ...loanFields(this.state, input) };
   }
 
@@ -311,6 +338,7 @@ export class OrderFactory {
    * @returns the intent
    */
   setPositionMode(positionMode: PositionMode): SetPositionModeIntent {
+    this.tally.built++;
     return { kind: 'setPositionMode', ref: this.state.nextRef(), positionMode };
   }
 }

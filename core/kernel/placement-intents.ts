@@ -8,7 +8,14 @@ import type {
   TrailingStopSpec,
 } from '../model/index.ts';
 import { formatTimeToSend, US_EQUITY_ZONE, ZERO } from '../model/index.ts';
-import { algoLimitPrice, limitPrice, orderQty, toDecimal, tpSlOf, triggerPrice } from './order-amounts.ts';
+import {
+  algoLimitPrice,
+  orderLimitPrice,
+  orderQty,
+  toDecimal,
+  tpSlOf,
+  triggerPrice,
+} from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
 import { defaultPositionSide, immediateTimeInForce, isEquity } from './order-defaults.ts';
 import type {
@@ -48,7 +55,7 @@ export function placeOrderIntent(
     side: input.side,
     orderType,
     qty: orderQty(input.qty, spec),
-    ...(price === undefined ? {} : { price: limitPrice(price, input.side, spec) }),
+    ...(price === undefined ? {} : { price: orderLimitPrice(price, input.side, spec) }),
     timeInForce,
     reduceOnly,
     positionSide: input.positionSide ?? defaultPositionSide(state, input.side, reduceOnly),

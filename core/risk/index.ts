@@ -16,6 +16,7 @@ export {
   fieldValuesCheck,
   gtdExpiryDateCheck,
   orderPriceCheck,
+  orderQtyCheck,
   positionSideCheck,
   timeInForceCheck,
 } from './order-argument-checks.ts';

@@ -61,7 +61,21 @@ function isNotTrading(view: RiskView, sym: string): boolean {
   return spec !== undefined && spec.state !== 'TRADING';
 }
 
-/** Denies intents on a sym the instrument list does not know. */
+/**
+ * Why an intent naming no sym cannot go: a modify or replace names none when its target is an
+ * order Keel does not know (never placed, denied, or long gone), whose sym it would have taken.
+ */
+function noSymReason(intent: Intent): string {
+  const target =
+    intent.kind === 'modifyOrder'
+      ? `its target ${intent.target} is no order this run knows (never placed, denied, or ended long ago), so it has no sym`
+      : intent.kind === 'replaceAlgoOrder'
+        ? `its target ${intent.target} is no algo order this run knows (never placed, denied, or ended long ago), so it has no sym`
+        : 'its sym is empty';
+  return `${intent.kind} ${intent.ref} names no instrument: ${target}, and it cannot be sent`;
+}
+
+/** Denies intents on a sym the instrument list does not know, or naming none. */
 export const instrumentKnownCheck: RiskCheck = {
   name: 'instrumentKnown',
   kind: 'rule',
@@ -71,7 +85,9 @@ export const instrumentKnownCheck: RiskCheck = {
     if (sym === undefined) return undefined;
     return deny(
       'instrumentKnown',
-      `${sym} is not a known instrument, so ${intent.kind} ${intent.ref} cannot be sent`,
+      sym === ''
+        ? noSymReason(intent)
+        : `${sym} is not a known instrument, so ${intent.kind} ${intent.ref} cannot be sent`,
     );
   },
 };

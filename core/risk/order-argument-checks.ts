@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Intent, PositionSide } from '../model/index.ts';
+import type { Dec, Intent, PositionSide } from '../model/index.ts';
 import {
   describeUnknownFieldValue,
   isAboveZero,
@@ -49,19 +49,25 @@ export const fieldValuesCheck: RiskCheck = {
   },
 };
 
+/** Whether an amount is a positive number: not zero, negative, NaN or infinite. */
+function isPositiveNumber(value: Dec): boolean {
+  return value.isFinite() && isAboveZero(value);
+}
+
 /**
- * PLACE_ORDER rule: a market order's price is "0" (or absent); a limit order needs a positive price.
- * "Positive" is `gt(0)`: decimal.js `isPositive()` is true for zero.
+ * PLACE_ORDER rule: a market order's price is "0" (or absent); a limit order, and a modify that
+ * sets one, needs a positive price. "Positive" is `gt(0)`: decimal.js `isPositive()` is true for
+ * zero. A NaN or infinite price (the order factory keeps such a number as it is) is denied here too.
  */
 export const orderPriceCheck: RiskCheck = {
   name: 'orderPrice',
   kind: 'rule',
   intents: ['placeOrder', 'modifyOrder'],
   run({ intent }) {
-    if (intent.kind === 'modifyOrder' && intent.price !== undefined && !isAboveZero(intent.price)) {
+    if (intent.kind === 'modifyOrder' && intent.price !== undefined && !isPositiveNumber(intent.price)) {
       return deny(
         'orderPrice',
-        `modifyOrder ${intent.ref} sets price ${intent.price.toFixed()}, which is not positive`,
+        `modifyOrder ${intent.ref}: price must be a positive number, got ${intent.price.toFixed()}`,
       );
     }
     if (intent.kind !== 'placeOrder') return undefined;
@@ -71,12 +77,50 @@ export const orderPriceCheck: RiskCheck = {
         `market order ${intent.ref} has price ${intent.price.toFixed()}; a market order's price must be "0" or absent`,
       );
     }
-    if (intent.orderType === 'LIMIT' && (intent.price === undefined || !isAboveZero(intent.price))) {
-      return deny('orderPrice', `limit order ${intent.ref} needs a positive price`);
+    if (intent.orderType === 'LIMIT' && (intent.price === undefined || !isPositiveNumber(intent.price))) {
+      return deny(
+        'orderPrice',
+        `limit order ${intent.ref} needs a positive price: price must be a positive number, got ${intent.price === undefined ? 'none' : intent.price.toFixed()}`,
+      );
     }
     return undefined;
   },
 };
+
+/**
+ * The quantity of an order, algo order, modify or replace is not negative, NaN or infinite (zero is
+ * minSize's to deny, saying it is below the minimum): a negative one
+ * (`qty: -0.115`, a sell meant as a negative buy) would otherwise be judged by the size checks as
+ * below minSize, and a NaN or infinite one (the order factory keeps such a number as it is) by
+ * none clearly.
+ */
+export const orderQtyCheck: RiskCheck = {
+  name: 'orderQty',
+  kind: 'rule',
+  intents: ['placeOrder', 'modifyOrder', 'placeAlgoOrder', 'replaceAlgoOrder'],
+  run({ intent }) {
+    const qty = qtyOf(intent);
+    // Zero is left to minSize, which says the more useful thing (a qty rounded down to nothing).
+    if (qty === undefined || isPositiveNumber(qty) || qty.isZero()) return undefined;
+    return deny(
+      'orderQty',
+      `${intent.kind} ${intent.ref}: qty must be a positive number, got ${qty.toFixed()}`,
+    );
+  },
+};
+
+/** The qty an intent sets, undefined when it sets none. */
+function qtyOf(intent: Intent): Dec | undefined {
+  switch (intent.kind) {
+    case 'placeOrder':
+    case 'modifyOrder':
+    case 'placeAlgoOrder':
+    case 'replaceAlgoOrder':
+      return intent.qty;
+    default:
+      return undefined;
+  }
+}
 
 /**
  * Denies a new order whose time in force the venue cannot carry for its instrument: DAY or GTD on

@@ -10,6 +10,7 @@ import {
   fieldValuesCheck,
   gtdExpiryDateCheck,
   orderPriceCheck,
+  orderQtyCheck,
   positionSideCheck,
   timeInForceCheck,
 } from './order-argument-checks.ts';
@@ -41,6 +42,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   clientOrderIdCheck,
   fieldValuesCheck,
   orderPriceCheck,
+  orderQtyCheck,
   timeInForceCheck,
   gtdExpiryDateCheck,
   conditionArgumentsCheck,

@@ -12,6 +12,7 @@ export const RISK_CHECK_NAMES = [
   'clientOrderId',
   'fieldValues',
   'orderPrice',
+  'orderQty',
   'timeInForce',
   'gtdExpiryDate',
   'conditionArguments',

@@ -79,13 +79,13 @@ describe('backtest runner: strategy faults', () => {
     }
   });
 
-  it('points a NaN quantity at the strategy line that passed it, not at Keel', async () => {
+  it('denies a NaN quantity (orderQty, saying it got NaN) instead of halting the strategy', async () => {
     const result = await runBacktest(options(bars, 'nanQty'));
     try {
-      const [fault] = result.faults ?? [];
-      expect(fault?.hook).toBe('onBar');
-      expect(fault?.error).toMatch(/NaN/);
-      expect(fault?.at?.startsWith(`${THIS_FILE}:`)).toBe(true);
+      expect(result.faults ?? []).toEqual([]);
+      const [denial] = [...(result.denials ?? [])];
+      expect(denial?.check).toBe('orderQty');
+      expect(denial?.reason).toMatch(/qty must be a positive number, got NaN/);
     } finally {
       result.dispose?.();
     }

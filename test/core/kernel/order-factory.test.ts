@@ -279,9 +279,11 @@ describe('order factory', () => {
     });
   });
 
-  it('refuses an amount that is not a finite number or a decimal string, naming the field', () => {
-    expect(() => factory().limit({ sym: BTC, side: 'BUY', qty: Number.NaN, price: 1 })).toThrow(
-      /qty must be a finite number/,
+  it('keeps a NaN or infinite qty or limit price for the risk gate to deny, and refuses a string that is no decimal', () => {
+    const nan = factory().limit({ sym: BTC, side: 'BUY', qty: Number.NaN, price: Number.NEGATIVE_INFINITY });
+    expect([nan.qty.toFixed(), nan.price?.toFixed()]).toEqual(['NaN', '-Infinity']);
+    expect(factory().modify('x', { qty: Number.NaN, price: Number.NaN, round: true }).qty?.toFixed()).toBe(
+      'NaN',
     );
     expect(() => factory().limit({ sym: BTC, side: 'BUY', qty: 1, price: '1e3' })).toThrow(
       /price must be a decimal string/,

@@ -65,8 +65,8 @@ describe('kernel: a restarted run takes back its strategies’ orders by referen
       'cancelAlgoOrder rest1-tow6r1fr-3',
     ]);
     expect(denied).toEqual([
-      'kernel.ownership: order manual-1 is not owned by strategy rest1 in this run (its reference names no strategy of this run)',
-      'kernel.ownership: order other-tow6r1fr-1 is not owned by strategy rest1 in this run (its reference names no strategy of this run)',
+      'kernel.ownership: order manual-1 was placed outside this run (Keel knows it from the venue, but no strategy of this run sent it), so strategy rest1 may not change it',
+      'kernel.ownership: order other-tow6r1fr-1 was placed outside this run (Keel knows it from the venue, but no strategy of this run sent it), so strategy rest1 may not change it',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimitOrder } from '../../kit/intent-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
@@ -8,6 +9,17 @@ describe('instrument checks', () => {
   it('denies an order on an unknown sym and names it', () => {
     const reason = expectDenied('instrumentKnown', aLimitOrder({ sym: 'OKX_PERP_DOGE_USDT' }), aRiskView());
     expect(reason).toContain('OKX_PERP_DOGE_USDT is not a known instrument');
+  });
+
+  it('says plainly that a modify of an unknown order names no instrument, rather than an empty sym', () => {
+    const reason = expectDenied(
+      'instrumentKnown',
+      { kind: 'modifyOrder', ref: 'm-1', target: 'lc-race-1', sym: '', price: D(95) },
+      aRiskView(),
+    );
+    expect(reason).toBe(
+      'modifyOrder m-1 names no instrument: its target lc-race-1 is no order this run knows (never placed, denied, or ended long ago), so it has no sym, and it cannot be sent',
+    );
   });
 
   it('passes an order on a known sym', () => {

@@ -58,6 +58,41 @@ describe('PLACE_ORDER argument checks', () => {
     });
   });
 
+  describe('orderQty', () => {
+    it('denies a negative qty as not a positive number, not as below minSize', () => {
+      const reason = expectDenied('orderQty', aMarketOrder({ qty: D('-0.115') }), aRiskView());
+      expect(reason).toContain('qty must be a positive number, got -0.115');
+    });
+    it('denies a NaN or infinite qty of an order and a negative one of a modify', () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'mine' }) }];
+      expect(expectDenied('orderQty', aLimitOrder({ qty: new D(Number.NaN) }), view)).toContain('got NaN');
+      expect(expectDenied('orderQty', aLimitOrder({ qty: new D(Number.POSITIVE_INFINITY) }), view)).toContain(
+        'got Infinity',
+      );
+      const modify = { kind: 'modifyOrder', ref: 'm', target: 'mine', sym: 'BINANCE_PERP_BTC_USDT' } as const;
+      expectDenied('orderQty', { ...modify, qty: D(-1) }, view);
+      expectApproved({ ...modify, qty: D(2) }, view);
+    });
+    it('passes a quote-sized market order, whose qty is 0', () => {
+      expectApproved(aMarketOrder({ qty: D(0), quoteOrderQty: D(100) }), aRiskView());
+    });
+  });
+
+  describe('orderPrice of a number that is not one', () => {
+    it('denies a NaN limit price and a negative modify price, saying what it got', () => {
+      expect(expectDenied('orderPrice', aLimitOrder({ price: new D(Number.NaN) }), aRiskView())).toContain(
+        'price must be a positive number, got NaN',
+      );
+      const view = aRiskView();
+      view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'mine' }) }];
+      const modify = { kind: 'modifyOrder', ref: 'm', target: 'mine', sym: 'BINANCE_PERP_BTC_USDT' } as const;
+      expect(expectDenied('orderPrice', { ...modify, price: D(-5) }, view)).toContain(
+        'price must be a positive number, got -5',
+      );
+    });
+  });
+
   describe('timeInForce', () => {
     it('denies DAY and GTD on a crypto sym: the venue would rest them as GTC', () => {
       const reason = expectDenied('timeInForce', aLimitOrder({ timeInForce: 'DAY' }), aRiskView());
