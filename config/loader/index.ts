@@ -14,7 +14,7 @@ export { envValueOf } from './env-value.ts';
 export type { IssueSentence } from './issue-sentence.ts';
 export { describeInput, issueSentences } from './issue-sentence.ts';
 export type { KnownKeys } from './known-keys.ts';
-export { closestKey, knownKeysOf } from './known-keys.ts';
+export { knownKeysOf } from './known-keys.ts';
 export { livePortfolioWarnings } from './live-portfolio-settings.ts';
 export type { ConfigLoadResult, LoadConfigOptions, LoadedConfig } from './load-config.ts';
 export { loadConfig, loadValidConfig, readDotEnv } from './load-config.ts';

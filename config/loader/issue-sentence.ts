@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { closestKey, type KnownKeys } from './known-keys.ts';
+import { closestKey } from '../../core/kernel/closest-key.ts';
+import type { KnownKeys } from './known-keys.ts';
 import type { YamlPath } from './yaml-path.ts';
 
 /** A zod issue turned into the second half of a sentence, with the path it is about. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SYNTHETIC_INSTRUMENTS } from '../../backtest/synthetic/index.ts';
+import { editDistance } from '../../core/kernel/closest-key.ts';
 import { parseSym } from '../../core/model/index.ts';
-import { editDistance } from '../loader/known-keys.ts';
 import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 
 /** A venue sym (`BINANCE_PERP_BTC_USDT`, `US_EQUITY_AAPL`), checked by the model's parser. */

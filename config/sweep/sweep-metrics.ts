@@ -1,6 +1,6 @@
 import { computeMetrics } from '../../backtest/report/index.ts';
+import { closestKey } from '../../core/kernel/closest-key.ts';
 import { D } from '../../core/model/index.ts';
-import { closestKey } from '../loader/index.ts';
 import { numericMetrics } from './sweep-task.ts';
 
 let names: readonly string[] | undefined;

@@ -137,6 +137,29 @@ export interface StrategyDefinition<P, S> extends StrategySpec<P, S> {
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
+/** Every key a strategy spec may have; `satisfies` makes the compiler flag one added to the spec and missed here. */
+const SPEC_KEYS: readonly string[] = Object.keys({
+  name: true,
+  description: true,
+  params: true,
+  state: true,
+  syms: true,
+  setup: true,
+  onStart: true,
+  onQuote: true,
+  onTrade: true,
+  onBar: true,
+  onOrder: true,
+  onFill: true,
+  onPosition: true,
+  onTimer: true,
+  onDenied: true,
+  onTrailingStop: true,
+  onAlgoOrder: true,
+  onVenueStatus: true,
+  onStop: true,
+} satisfies Record<keyof StrategySpec<unknown, unknown>, true>);
+
 /**
  * Declares a strategy plugin. Both styles work, alone or together.
  * @param spec - name, zod parameter schema, optional state factory, hooks and / or `setup`
@@ -188,7 +211,7 @@ export function defineStrategy<P, S = undefined>(spec: StrategySpec<P, S>): Stra
       `defineStrategy: name ${JSON.stringify(spec.name)} must be kebab-case (a-z, 0-9, -), at most 64 characters`,
     );
   }
-  const unknown = unknownSpecKey(spec);
+  const unknown = unknownSpecKey(spec, SPEC_KEYS);
   if (unknown !== undefined) throw new TypeError(`defineStrategy ${spec.name}: ${unknown}`);
   return Object.freeze({ ...spec, params: strictParams(spec.params), kind: 'strategy' as const });
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { closestKey } from '../../../config/loader/index.ts';
+import { closestKey } from '../../../core/kernel/closest-key.ts';
 
 describe('did-you-mean for unknown keys', () => {
   it('suggests the key whose two adjacent letters were swapped, even in a short key', () => {
