@@ -26,6 +26,7 @@ import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { ohlcvCsvSourceOf } from './ohlcv-csv-sources.ts';
 import { OutputCollision, outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
+import { outputPathProblems, UnwritableOutputs } from './output-path-check.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import {
   configLoanAdvice,
@@ -291,7 +292,7 @@ export interface BacktestToFilesOptions extends ConfiguredBacktestOptions {
 
 /**
  * Runs a configured backtest and writes its result JSON, CSVs and HTML report, holding the run
- * lock of its result JSON meanwhile (as live and paper runs do), so two backtests writing the same
+ * locks of its result JSON and HTML report meanwhile (as live and paper runs do), so two backtests writing the same
  * files (one config run twice with different `--set`s) cannot mix them: the second is refused
  * before it runs. A lock left by a run that is gone is taken over and told to `onLockTakenOver`.
  * @param loaded - a validated config of mode backtest
@@ -299,7 +300,8 @@ export interface BacktestToFilesOptions extends ConfiguredBacktestOptions {
  * @returns the result, where its files went and where the event caches are
  * @throws OutputCollision when an output is one of the run's inputs (recording, config, strategy
  *   module) or another output
- * @throws OutputLocked when another run holds the lock of its result JSON
+ * @throws UnwritableOutputs when an output cannot be written (checked before the run starts)
+ * @throws OutputLocked when another run holds the lock of its result JSON or HTML report
  * @throws Error when the run or writing its files fails (the result's temporary files are then removed);
  *   `options.signal.reason` when the signal aborted the run or the writing, before the files
  *   replaced the previous ones (the staged files are then removed too)
@@ -311,8 +313,12 @@ export async function backtestToFiles(
   options.signal?.throwIfAborted();
   const collision = outputCollision(runOutputFiles(loaded), runInputFiles(loaded, options.recordings));
   if (collision !== undefined) throw new OutputCollision(collision);
+  const unwritable = outputPathProblems(loaded);
+  if (unwritable.length > 0) throw new UnwritableOutputs(unwritable);
   const outputs = reportPathsOf(loaded.config);
-  const locked = acquireRunLock([outputs.json], Date.now());
+  // Each file a run writes under its own name is locked: two runs sharing only their report
+  // would otherwise write it in turn, both saying it is theirs (the CSVs follow the JSON's name).
+  const locked = acquireRunLock([outputs.json, outputs.html], Date.now());
   if (!locked.ok) throw new OutputLocked(locked.problem);
   for (const stale of locked.lock.tookOver) options.onLockTakenOver?.(stale);
   try {

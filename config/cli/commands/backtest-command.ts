@@ -16,6 +16,7 @@ import { EmptyReplayWindowError, WarmUpTookEverythingError } from '../../../back
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { configRecordingProblems } from '../../compose/config-recording-problems.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
+import { UnwritableOutputs } from '../../compose/output-path-check.ts';
 import { csvRecordingProblem } from '../../compose/recording-problems.ts';
 import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
@@ -118,6 +119,10 @@ async function backtestAndSummarize(
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
+    if (error instanceof UnwritableOutputs) {
+      for (const problem of error.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
     if (error instanceof EmptyReplayWindowError) {
       io.stderr.write(`${formatConfigProblem(replayWindowProblem(loaded, error))}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
