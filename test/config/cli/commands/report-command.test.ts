@@ -51,7 +51,9 @@ describe('keel report: a result it cannot read is bad input (exit 2), named in o
     const out = join(dir, 'a-folder-named.html');
     mkdirSync(out);
     const run = await keelInProcess(['report', json, '--out', out]);
-    expect(run.stderr).toMatch(new RegExp(`^✖ keel report ${json}: cannot write [^\\n]*a-folder-named\\.html: `));
+    expect(run.stderr).toMatch(
+      new RegExp(`^✖ keel report ${json}: cannot write [^\\n]*a-folder-named\\.html: `),
+    );
     expect(run.stderr.match(/cannot write/g)).toHaveLength(1);
     expect(run.code).toBe(EXIT.RUNTIME_FAILURE);
   }, 60_000);
