@@ -2,7 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordingWarning } from '../../backtest/recording/index.ts';
 import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
-import { acquireRunLock, OutputLocked, type StaleLock, shownPath } from '../../backtest/report/index.ts';
+import {
+  acquireRunLock,
+  FileWriteError,
+  OutputLocked,
+  type StaleLock,
+  shownPath,
+} from '../../backtest/report/index.ts';
 import {
   createProgressReporter,
   defaultAnnualizationOf,
@@ -27,7 +33,13 @@ import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { ohlcvCsvSourceOf } from './ohlcv-csv-sources.ts';
 import { OutputCollision, outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { outputPathProblems, UnwritableOutputs } from './output-path-check.ts';
-import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import {
+  csvPathsOf,
+  type RunOutputPaths,
+  reportPathsOf,
+  salvageRunOutputs,
+  writeRunOutputs,
+} from './run-outputs.ts';
 import {
   configLoanAdvice,
   fillModelOf,
@@ -282,6 +294,11 @@ export interface BacktestFilesOutcome {
   readonly paths: RunOutputPaths;
   /** The recordings' event caches; empty when `backtest.eventCache` is off. */
   readonly eventCaches: readonly EventCacheFile[];
+  /**
+   * When the files could not all be written (a full disk): why, and the files that were (each
+   * on its own, the JSON first); the others are not there. Absent when all were written.
+   */
+  readonly unwritten?: { readonly error: Error; readonly written: readonly string[] };
 }
 
 /** Inputs of {@link backtestToFiles}. */
@@ -297,12 +314,13 @@ export interface BacktestToFilesOptions extends ConfiguredBacktestOptions {
  * before it runs. A lock left by a run that is gone is taken over and told to `onLockTakenOver`.
  * @param loaded - a validated config of mode backtest
  * @param options - strategy slots, progress stream, recordings override, takeover callback
- * @returns the result, where its files went and where the event caches are
+ * @returns the result, where its files went and where the event caches are; when its files could
+ *   not all be written (a full disk), `unwritten` says why and which were, each written on its own
  * @throws OutputCollision when an output is one of the run's inputs (recording, config, strategy
  *   module) or another output
  * @throws UnwritableOutputs when an output cannot be written (checked before the run starts)
  * @throws OutputLocked when another run holds the lock of its result JSON or HTML report
- * @throws Error when the run or writing its files fails (the result's temporary files are then removed);
+ * @throws Error when the run fails (the result's temporary files are then removed);
  *   `options.signal.reason` when the signal aborted the run or the writing, before the files
  *   replaced the previous ones (the staged files are then removed too)
  */
@@ -324,14 +342,31 @@ export async function backtestToFiles(
   try {
     const before = eventCacheStamps(loaded, options.recordings);
     const result = await runConfiguredBacktest(loaded, options);
+    const settleAsset =
+      accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
+    const paths = { ...outputs, csv: csvPathsOf(outputs.json) };
     try {
-      const settleAsset =
-        accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
-      const paths = await writeRunOutputs(result, outputs, settleAsset, options.signal);
+      await writeRunOutputs(result, outputs, settleAsset, options.signal);
       return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings, before) };
     } catch (error) {
-      result.dispose?.();
-      throw error;
+      if (options.signal?.aborted === true) {
+        result.dispose?.();
+        throw error;
+      }
+      // The run is done: what can still be written is kept, the JSON first, not thrown away.
+      const failed = error instanceof FileWriteError ? error.path : undefined;
+      const written = await salvageRunOutputs(result, outputs, settleAsset, failed, options.signal).catch(
+        (stopped: unknown) => {
+          result.dispose?.();
+          throw stopped;
+        },
+      );
+      return {
+        result,
+        paths,
+        eventCaches: eventCacheFiles(loaded, options.recordings, before),
+        unwritten: { error: error as Error, written },
+      };
     }
   } finally {
     locked.lock.release();
