@@ -1,12 +1,13 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { makePrivateDirSync } from '../../backtest/files/index.ts';
+import { folderWriteProblem } from '../compose/output-path-check.ts';
 
 /**
  * Makes an output file's folder when it is missing (as `keel backtest` does for its result; 0700,
  * see `makePrivateDirSync`) and
- * checks that the file can be written there, so a long command that ends by writing it fails at
- * its start instead.
+ * checks that a file can be created there (by creating one: `access(2)` lets root write to a
+ * read-only `/proc`), so a long command that ends by writing it fails at its start instead.
  * @param path - the file, as typed
  * @returns why it cannot be written, one sentence; undefined when it can
  */
@@ -14,11 +15,10 @@ export function outFileProblem(path: string): string | undefined {
   const folder = dirname(resolve(path));
   try {
     makePrivateDirSync(folder);
-    if (!existsSync(path)) accessSync(folder, constants.W_OK);
-    else if (statSync(path).isDirectory()) return `${path} is a folder`;
-    else accessSync(path, constants.W_OK);
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory() === true) return `${path} is a folder`;
   } catch (error) {
     return (error as Error).message;
   }
-  return undefined;
+  // The file is written under a temporary name in its folder, then moved in place.
+  return folderWriteProblem(folder, basename(path));
 }

@@ -2,7 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordingWarning } from '../../backtest/recording/index.ts';
 import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
-import { acquireRunLock, OutputLocked, type StaleLock, shownPath } from '../../backtest/report/index.ts';
+import {
+  acquireRunLock,
+  FileWriteError,
+  OutputLocked,
+  type StaleLock,
+  shownPath,
+} from '../../backtest/report/index.ts';
 import {
   createProgressReporter,
   defaultAnnualizationOf,
@@ -26,7 +32,14 @@ import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { ohlcvCsvSourceOf } from './ohlcv-csv-sources.ts';
 import { OutputCollision, outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
-import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import { outputPathProblems, UnwritableOutputs } from './output-path-check.ts';
+import {
+  csvPathsOf,
+  type RunOutputPaths,
+  reportPathsOf,
+  salvageRunOutputs,
+  writeRunOutputs,
+} from './run-outputs.ts';
 import {
   configLoanAdvice,
   fillModelOf,
@@ -281,6 +294,11 @@ export interface BacktestFilesOutcome {
   readonly paths: RunOutputPaths;
   /** The recordings' event caches; empty when `backtest.eventCache` is off. */
   readonly eventCaches: readonly EventCacheFile[];
+  /**
+   * When the files could not all be written (a full disk): why, and the files that were (each
+   * on its own, the JSON first); the others are not there. Absent when all were written.
+   */
+  readonly unwritten?: { readonly error: Error; readonly written: readonly string[] };
 }
 
 /** Inputs of {@link backtestToFiles}. */
@@ -291,16 +309,18 @@ export interface BacktestToFilesOptions extends ConfiguredBacktestOptions {
 
 /**
  * Runs a configured backtest and writes its result JSON, CSVs and HTML report, holding the run
- * lock of its result JSON meanwhile (as live and paper runs do), so two backtests writing the same
+ * locks of its result JSON and HTML report meanwhile (as live and paper runs do), so two backtests writing the same
  * files (one config run twice with different `--set`s) cannot mix them: the second is refused
  * before it runs. A lock left by a run that is gone is taken over and told to `onLockTakenOver`.
  * @param loaded - a validated config of mode backtest
  * @param options - strategy slots, progress stream, recordings override, takeover callback
- * @returns the result, where its files went and where the event caches are
+ * @returns the result, where its files went and where the event caches are; when its files could
+ *   not all be written (a full disk), `unwritten` says why and which were, each written on its own
  * @throws OutputCollision when an output is one of the run's inputs (recording, config, strategy
  *   module) or another output
- * @throws OutputLocked when another run holds the lock of its result JSON
- * @throws Error when the run or writing its files fails (the result's temporary files are then removed);
+ * @throws UnwritableOutputs when an output cannot be written (checked before the run starts)
+ * @throws OutputLocked when another run holds the lock of its result JSON or HTML report
+ * @throws Error when the run fails (the result's temporary files are then removed);
  *   `options.signal.reason` when the signal aborted the run or the writing, before the files
  *   replaced the previous ones (the staged files are then removed too)
  */
@@ -311,21 +331,42 @@ export async function backtestToFiles(
   options.signal?.throwIfAborted();
   const collision = outputCollision(runOutputFiles(loaded), runInputFiles(loaded, options.recordings));
   if (collision !== undefined) throw new OutputCollision(collision);
+  const unwritable = outputPathProblems(loaded);
+  if (unwritable.length > 0) throw new UnwritableOutputs(unwritable);
   const outputs = reportPathsOf(loaded.config);
-  const locked = acquireRunLock([outputs.json], Date.now());
+  // Each file a run writes under its own name is locked: two runs sharing only their report
+  // would otherwise write it in turn, both saying it is theirs (the CSVs follow the JSON's name).
+  const locked = acquireRunLock([outputs.json, outputs.html], Date.now());
   if (!locked.ok) throw new OutputLocked(locked.problem);
   for (const stale of locked.lock.tookOver) options.onLockTakenOver?.(stale);
   try {
     const before = eventCacheStamps(loaded, options.recordings);
     const result = await runConfiguredBacktest(loaded, options);
+    const settleAsset =
+      accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
+    const paths = { ...outputs, csv: csvPathsOf(outputs.json) };
     try {
-      const settleAsset =
-        accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
-      const paths = await writeRunOutputs(result, outputs, settleAsset, options.signal);
+      await writeRunOutputs(result, outputs, settleAsset, options.signal);
       return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings, before) };
     } catch (error) {
-      result.dispose?.();
-      throw error;
+      if (options.signal?.aborted === true) {
+        result.dispose?.();
+        throw error;
+      }
+      // The run is done: what can still be written is kept, the JSON first, not thrown away.
+      const failed = error instanceof FileWriteError ? error.path : undefined;
+      const written = await salvageRunOutputs(result, outputs, settleAsset, failed, options.signal).catch(
+        (stopped: unknown) => {
+          result.dispose?.();
+          throw stopped;
+        },
+      );
+      return {
+        result,
+        paths,
+        eventCaches: eventCacheFiles(loaded, options.recordings, before),
+        unwritten: { error: error as Error, written },
+      };
     }
   } finally {
     locked.lock.release();

@@ -98,21 +98,9 @@ export async function writeRunOutputs(
   signal?: AbortSignal,
   options: { readonly resultFirst?: boolean; readonly onResultWritten?: () => void } = {},
 ): Promise<RunOutputPaths> {
-  // A folder that cannot be made (a file in its place, a full disk) fails as the files would.
-  // Folders made for the outputs are their owner's only (0700), as the files are (0600).
-  await writingFile(paths.json, () => makePrivateDir(dirname(paths.json)));
-  await writingFile(paths.html, () => makePrivateDir(dirname(paths.html)));
-  const base = csvBaseOf(paths.json);
-  const csv = CSV_LOGS.map(([suffix, lines]) => [`${base}${suffix}`, lines] as const);
-  // The HTML is rendered lazily, after the JSON and CSVs are staged, as they were written before.
-  function* html(): Generator<string> {
-    yield renderHtmlReport(result, { settleAsset });
-  }
-  const json = [paths.json, resultJsonChunks(result)] as const;
-  const others = [
-    ...csv.map(([path, lines]) => [path, lines(result)] as const),
-    [paths.html, html()] as const,
-  ];
+  await makeOutputFolders(paths);
+  const [json, ...others] = outputTexts(result, paths, settleAsset);
+  if (json === undefined) throw new Error('a run writes its result JSON first');
   if (options.resultFirst === true) {
     await writeTextFilesTogether([json], signal);
     options.onResultWritten?.();
@@ -120,5 +108,66 @@ export async function writeRunOutputs(
     await Promise.all(others.map(([path]) => rm(path, { force: true }).catch(() => {})));
     await writeTextFilesTogether(others, signal);
   } else await writeTextFilesTogether([json, ...others], signal);
-  return { json: paths.json, html: paths.html, csv: csv.map(([path]) => path) };
+  return { json: paths.json, html: paths.html, csv: csvPathsOf(paths.json) };
+}
+
+/** A folder that cannot be made (a file in its place, a full disk) fails as the files would; made 0700, as the files are 0600. */
+async function makeOutputFolders(paths: { readonly json: string; readonly html: string }): Promise<void> {
+  await writingFile(paths.json, () => makePrivateDir(dirname(paths.json)));
+  await writingFile(paths.html, () => makePrivateDir(dirname(paths.html)));
+}
+
+/** Each output of a run and its text, in the order written: the JSON, the CSVs, the HTML report. */
+function outputTexts(
+  result: BacktestResult,
+  paths: { readonly json: string; readonly html: string },
+  settleAsset: string,
+): (readonly [path: string, chunks: Iterable<string>])[] {
+  const base = csvBaseOf(paths.json);
+  // The HTML is rendered lazily, after the JSON and CSVs are staged, as they were written before.
+  function* html(): Generator<string> {
+    yield renderHtmlReport(result, { settleAsset });
+  }
+  return [
+    [paths.json, resultJsonChunks(result)],
+    ...CSV_LOGS.map(([suffix, lines]) => [`${base}${suffix}`, lines(result)] as const),
+    [paths.html, html()],
+  ];
+}
+
+/**
+ * After {@link writeRunOutputs} failed (a full disk while writing the report): writes each of a
+ * run's outputs on its own, the JSON first, so what can be written is kept rather than thrown
+ * away with the run. The file that failed is not tried again, and its previous version (another
+ * run's) is removed; a file that fails now is skipped the same way.
+ * @param result - the run's result
+ * @param paths - JSON and HTML paths
+ * @param settleAsset - the currency shown in the report
+ * @param failed - the file whose failure stopped {@link writeRunOutputs}, when one was named
+ * @param signal - when aborted, the writing stops and its reason is thrown
+ * @returns the paths written, in order
+ */
+export async function salvageRunOutputs(
+  result: BacktestResult,
+  paths: { readonly json: string; readonly html: string },
+  settleAsset: string,
+  failed: string | undefined,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const written: string[] = [];
+  await makeOutputFolders(paths).catch(() => {});
+  for (const [path, chunks] of outputTexts(result, paths, settleAsset)) {
+    signal?.throwIfAborted();
+    try {
+      if (path !== failed) {
+        await writeTextFilesTogether([[path, chunks]], signal);
+        written.push(path);
+        continue;
+      }
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
+    }
+    await rm(path, { force: true }).catch(() => {});
+  }
+  return written;
 }

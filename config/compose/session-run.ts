@@ -11,6 +11,7 @@ import { liveSessionScheduler } from './live-session-clock.ts';
 import { liveVenueStart } from './live-venue-start.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
+import { outputPathProblems } from './output-path-check.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
 import { type RunMetrics, servedRunMetrics } from './run-metrics.ts';
@@ -47,8 +48,9 @@ export type SessionRunResult =
  * the same live venue adapter as live mode, then closed.
  * @param loaded - a validated config of mode live or paper
  * @param options - duration, status sink, fill callback, signal handling
- * @returns the outcome, or the problems (strategy params, unloadable plugin, an output that is an
- *   input or another output, another run holding the lock of the same outputs: see `acquireRunLock`)
+ * @returns the outcome, or the problems, one `✖` line each (strategy params, unloadable plugin, an
+ *   output that is an input or another output or cannot be written, another run holding the lock
+ *   of one of its outputs: see `acquireRunLock`)
  * @throws Error when the venue cannot be reached or the run fails
  */
 export async function runConfiguredSession(
@@ -63,11 +65,14 @@ export async function runConfiguredSession(
   const missing = await configRecordingProblems(loaded);
   if (missing.length > 0) return { ok: false, problems: missing.map(formatConfigProblem) };
   const collision = outputCollision(runOutputFiles(loaded), runInputFiles(loaded));
-  if (collision !== undefined) return { ok: false, problems: [collision] };
-  const outputs = [reportPathsOf(config).json];
+  if (collision !== undefined) return { ok: false, problems: [`✖ ${collision}`] };
+  const unwritable = outputPathProblems(loaded);
+  if (unwritable.length > 0) return { ok: false, problems: unwritable.map(formatConfigProblem) };
+  const { json, html } = reportPathsOf(config);
+  const outputs = [json, html];
   if (config.recording !== undefined) outputs.push(resolve(config.recording.path));
   const locked = acquireRunLock(outputs, Date.now());
-  if (!locked.ok) return { ok: false, problems: [locked.problem] };
+  if (!locked.ok) return { ok: false, problems: [`✖ ${locked.problem}`] };
   try {
     return { ok: true, ...(await runLockedSession(loaded, slots.slots, locked.lock, options)) };
   } finally {

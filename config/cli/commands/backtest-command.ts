@@ -16,6 +16,7 @@ import { EmptyReplayWindowError, WarmUpTookEverythingError } from '../../../back
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { configRecordingProblems } from '../../compose/config-recording-problems.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
+import { UnwritableOutputs } from '../../compose/output-path-check.ts';
 import { csvRecordingProblem } from '../../compose/recording-problems.ts';
 import { replayWindowProblem } from '../../compose/replay-window-check.ts';
 import { signalExitCode } from '../../compose/session-stop.ts';
@@ -47,8 +48,9 @@ export interface BacktestOptions {
  * @param io - output streams
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording, one
  *   whose header cannot be read, a replay window outside the recordings or result files another
- *   run is writing, EXIT.RUNTIME_FAILURE when the run
- *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written),
+ *   run is writing or an output that cannot be written (found before the run), EXIT.RUNTIME_FAILURE
+ *   when the run fails or its files cannot all be written at its end (the summary is printed and
+ *   the files that could be written are kept, the result JSON first), EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written),
  *   EXIT.INTERRUPTED / EXIT.TERMINATED / EXIT.HANGUP when SIGINT / SIGTERM / SIGHUP stopped it: the run stops at its next
  *   batch, or the writing of its files before they replace the previous ones, and removes its
  *   temporary files (spill files, the event cache it was building, staged result files), no result
@@ -118,6 +120,10 @@ async function backtestAndSummarize(
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
+    if (error instanceof UnwritableOutputs) {
+      for (const problem of error.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
     if (error instanceof EmptyReplayWindowError) {
       io.stderr.write(`${formatConfigProblem(replayWindowProblem(loaded, error))}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
@@ -136,7 +142,9 @@ async function backtestAndSummarize(
       ? EXIT.BAD_CONFIG_OR_USAGE
       : EXIT.RUNTIME_FAILURE;
   }
-  const { result, paths, eventCaches } = outcome;
+  const { result, paths, eventCaches, unwritten } = outcome;
+  // Said only of the files there: after a write failure, those written on their own.
+  const there = (path: string) => unwritten === undefined || unwritten.written.includes(path);
   const settle =
     accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? '';
   const faults = result.faults ?? [];
@@ -163,13 +171,24 @@ async function backtestAndSummarize(
       ...loansLine(loanParts(result.cashFlows ?? [])),
       ...(denied === undefined
         ? []
-        : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
-      `  result: ${shownPath(paths.json)}`,
-      `  report: ${shownPath(paths.html)}`,
+        : [
+            `  ${denied}${denialsCsv === undefined || !there(denialsCsv) ? '' : `: ${shownPath(denialsCsv)}`}`,
+          ]),
+      ...(there(paths.json) ? [`  result: ${shownPath(paths.json)}`] : []),
+      ...(there(paths.html) ? [`  report: ${shownPath(paths.html)}`] : []),
       ...eventCacheLines(eventCaches, loaded.config.backtest?.eventCache !== false),
       '',
     ].join('\n'),
   );
   result.dispose?.();
+  if (unwritten !== undefined) {
+    const missing = [paths.json, ...paths.csv, paths.html]
+      .filter((path) => !there(path))
+      .map((path) => shownPath(path));
+    io.stderr.write(
+      `✖ keel backtest ${shownPath(loaded.file)}: ${unwritten.error.message}; not written: ${missing.join(', ')}\n`,
+    );
+    return EXIT.RUNTIME_FAILURE;
+  }
   return faults.length > 0 ? EXIT.STRATEGY_FAULT : EXIT.OK;
 }

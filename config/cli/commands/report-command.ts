@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { makePrivateDir } from '../../../backtest/files/index.ts';
 import {
   type BacktestResult,
+  FileWriteError,
   readResult,
   shownPath,
   writeHtmlReport,
@@ -80,9 +81,12 @@ export async function reportCommand(options: ReportOptions, io: CliIo): Promise<
     await makePrivateDir(dirname(out));
     await writeHtmlReport(result, out);
   } catch (error) {
-    io.stderr.write(
-      `✖ keel report ${options.result}: cannot write ${shownPath(out)}: ${(error as Error).message}\n`,
-    );
+    // The writer's errors name the file already (`cannot write x.html: ...`); a folder's do not.
+    const said =
+      error instanceof FileWriteError
+        ? error.message
+        : `cannot write ${shownPath(out)}: ${(error as Error).message}`;
+    io.stderr.write(`✖ keel report ${options.result}: ${said}\n`);
     return EXIT.RUNTIME_FAILURE;
   } finally {
     result.dispose?.();

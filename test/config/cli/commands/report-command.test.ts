@@ -46,6 +46,18 @@ describe('keel report: a result it cannot read is bad input (exit 2), named in o
     expect(run.code).toBe(EXIT.RUNTIME_FAILURE);
   }, 60_000);
 
+  it('names the file it cannot write once, not twice (the writer names it already)', async () => {
+    const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'into-folder'));
+    const out = join(dir, 'a-folder-named.html');
+    mkdirSync(out);
+    const run = await keelInProcess(['report', json, '--out', out]);
+    expect(run.stderr).toMatch(
+      new RegExp(`^✖ keel report ${json}: cannot write [^\\n]*a-folder-named\\.html: `),
+    );
+    expect(run.stderr.match(/cannot write/g)).toHaveLength(1);
+    expect(run.code).toBe(EXIT.RUNTIME_FAILURE);
+  }, 60_000);
+
   it('creates a missing output folder, as keel backtest does', async () => {
     const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'for-new-folder'));
     const out = join(dir, 'new', 'deeper', 'report.html');
