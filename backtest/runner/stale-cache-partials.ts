@@ -69,4 +69,3 @@ export async function removeStaleCachePartials(data: string, now = Date.now()): 
     await rm(path, { force: true }).catch(() => undefined);
   }
 }
-
