@@ -56,5 +56,15 @@ function stagedEnding(target: string): string {
  */
 export async function stagedRecordingPath(target: string): Promise<string> {
   await removeStaleStagedFiles(target, stagedEnding(target));
+  return stagedRecordingName(target);
+}
+
+/**
+ * The name this process stages a recording for `target` under (see {@link stagedRecordingPath}),
+ * without clearing what killed imports left: for removing it once an import is stopped.
+ * @param target - the recording to write
+ * @returns the staged path, in the target's directory
+ */
+export function stagedRecordingName(target: string): string {
   return stagedNameOf(target, stagedEnding(target));
 }

@@ -100,8 +100,9 @@ export async function sha256Of(path: string): Promise<string> {
  * @param recording - the recording's path
  * @param paths - the cache's data and meta paths
  * @param decoderId - names the decoder: a cache made by another is stale
- * @param onUntrusted - told why a cache of this format and decoder is not used because it is not
- *   signed with this user's key (someone else's, shipped with the recording)
+ * @param onUntrusted - told why a cache of this format and decoder is not used: it is not
+ *   signed with this user's key (someone else's, shipped with the recording), or its data file is
+ *   not the length its meta signed (cut short or emptied since)
  * @returns the meta, or undefined when the cache is missing, broken, stale or not this user's
  */
 export async function validEventCacheMeta(
@@ -111,10 +112,10 @@ export async function validEventCacheMeta(
   onUntrusted: (message: string) => void = () => undefined,
 ): Promise<EventCacheMeta | undefined> {
   let meta: EventCacheMeta;
+  let dataBytes: number;
   try {
     meta = JSON.parse(await readFile(paths.meta, 'utf8')) as EventCacheMeta;
-    const data = await stat(paths.data);
-    if (data.size !== meta.bytes) return undefined;
+    dataBytes = (await stat(paths.data)).size;
   } catch {
     return undefined;
   }
@@ -122,6 +123,14 @@ export async function validEventCacheMeta(
   if (!(await signedHere(meta))) {
     onUntrusted(
       `event cache ${paths.meta} was not written by this user on this machine (its signature does not check): ignored it and rebuilding it from the recording`,
+    );
+    return undefined;
+  }
+  // Signed here, so its length was whole once: a file cut short or emptied since is damaged in
+  // place, as a chunk whose CRC-32 does not match is, and said the same way.
+  if (dataBytes !== meta.bytes) {
+    onUntrusted(
+      `event cache of ${recording}: the data file is ${dataBytes} bytes, not the ${meta.bytes} written: dropped it and rebuilding it from the recording`,
     );
     return undefined;
   }

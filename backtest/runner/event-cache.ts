@@ -8,7 +8,7 @@ import { sha256Of, validEventCacheMeta } from './event-cache-meta.ts';
 import { EventCacheDamagedError, readEventCache } from './event-cache-rows.ts';
 import { EventCacheWriter } from './event-cache-writer.ts';
 import type { CachedEndTime } from './recording-end-times.ts';
-import { removeStaleCachePartials } from './stale-cache-partials.ts';
+import { cachePartialPath, removeStaleCachePartials } from './stale-cache-partials.ts';
 
 /**
  * A derived binary cache of a recording's decoded market events, written next to it
@@ -98,7 +98,7 @@ export async function* cachedMarketEvents(
   // A file of this writer's own: backtests of the same recording running at once (sweep workers,
   // which are threads of one pid, and test files) each write theirs, and the last rename wins with
   // the same content.
-  const partial = `${paths.data}.${process.pid}-${threadId}-${++partialCount}.partial`;
+  const partial = cachePartialPath(paths.data, threadId, ++partialCount);
   const writer = await openPrivate(partial, 'w')
     .then((handle) => new EventCacheWriter(handle, partial))
     .catch(() => undefined);

@@ -27,8 +27,11 @@ export const MAX_GRID_COMBINATIONS = 10_000;
 /** How a grid over the limit is told it can go on. */
 const RAISE = '(--max-combinations raises the limit)';
 
-/** `from..to` or `from..to:step` (decimal numbers; the step, checked positive, 1 when left out). */
-const RANGE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)(?::(-?\d+(?:\.\d+)?))?$/;
+/** A range's number: decimal, with an exponent if any (`1e6`, as a size is often typed). */
+const NUMBER = String.raw`-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?`;
+
+/** `from..to` or `from..to:step` ({@link NUMBER}s; the step, checked positive, 1 when left out). */
+const RANGE = new RegExp(`^(${NUMBER})\\.\\.(${NUMBER})(?::(${NUMBER}))?$`);
 
 /**
  * The values of a range token, `from` to `to` inclusive, `step` apart, computed in decimal so

@@ -1,6 +1,8 @@
 import { CsvImportError, importOhlcvCsv, type OhlcvImportOptions } from '../../../backtest/csv/index.ts';
 import { shownPath } from '../../../backtest/report/index.ts';
 import { keepPreviousRecording } from '../../compose/previous-recording.ts';
+import { signalExitCode } from '../../compose/session-stop.ts';
+import { abortOnSignal } from '../../compose/signal-abort.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -28,18 +30,45 @@ export interface ImportCsvOptions {
  * is kept under a dated name next to it, as a session keeps an earlier recording at its
  * `recording.path` (see `keepPreviousRecording`), and stderr says where; only once the new
  * recording is complete, so a failed import leaves it in place. An empty file is replaced.
+ * SIGINT, SIGTERM or SIGHUP stops the import at once (it runs on a worker thread): its staged
+ * file is removed, the file at `--out` left as it was.
  * @param options - input, sym, output and how to read the CSV
  * @param io - output streams
  * @returns EXIT.OK; EXIT.BAD_CONFIG_OR_USAGE with the importer's located sentence when the CSV
- *   cannot be read as bars (or not at all); EXIT.RUNTIME_FAILURE when the recording cannot be written
+ *   cannot be read as bars (or not at all); EXIT.RUNTIME_FAILURE when the recording cannot be written;
+ *   EXIT.INTERRUPTED / EXIT.TERMINATED / EXIT.HANGUP when SIGINT / SIGTERM / SIGHUP stopped it
  */
 export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Promise<ExitCode> {
+  const stopped = (signal: string) =>
+    io.stderr.write(
+      `✖ keel import-csv: stopped by ${signal}; no recording written, ${shownPath(options.out)} left as it was\n`,
+    );
+  // Stopping is at once (the worker is terminated): the line is said once it has stopped.
+  const stop = abortOnSignal({ stopping: () => undefined, forced: stopped });
+  try {
+    return await importAndSummarize(options, io, stop.signal);
+  } catch (error) {
+    if (stop.received === undefined || !stop.signal.aborted) throw error;
+    stopped(stop.received);
+    return signalExitCode(stop.received);
+  } finally {
+    stop.end();
+  }
+}
+
+/** {@link importCsvCommand} while `signal` stops it: it then throws the abort's reason. */
+async function importAndSummarize(
+  options: ImportCsvOptions,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<ExitCode> {
   try {
     const summary = await importOhlcvCsv({
       ...options.reading,
       input: options.csv,
       output: options.out,
       sym: options.sym,
+      signal,
       beforeReplace: (target) => {
         const kept = keepPreviousRecording(target);
         if (kept !== undefined)
@@ -62,6 +91,7 @@ export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Pr
     for (const warning of summary.warnings) io.stdout.write(`⚠ ${warning}\n`);
     return EXIT.OK;
   } catch (error) {
+    if (signal.aborted) throw signal.reason;
     io.stderr.write(`✖ keel import-csv: ${(error as Error).message}\n`);
     // A file that cannot be read as bars is bad input, as a bad config is: 2. Writing failed: 1.
     return error instanceof CsvImportError ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;

@@ -55,4 +55,34 @@ describe('a backtest whose event cache is damaged', () => {
     expect(damaged.fills.length).toBe(clean.fills.length);
     expect(damaged.metrics).toEqual(clean.metrics);
   });
+
+  for (const [damage, cut] of [
+    ['cut short', (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2))],
+    ['emptied', () => Buffer.alloc(0)],
+  ] as const)
+    it(`says so in the result's warnings when its data file was ${damage}, as for a CRC-32 mismatch`, async () => {
+      const recording = await flatBarsRecordingIn(aTempDir(), 50, T0, BTC);
+      const options = (): BacktestRunOptions => ({
+        recordings: [recording],
+        decode: decodeMarketRecord,
+        instruments: [anInstrument(BTC)],
+        strategies: [{ id: 's', strategy: idle }],
+        gate: new RiskGate(),
+        startingCash: D(10_000),
+        eventCache: { decoderId: 'test-v1' },
+        onRecordingDamage: () => undefined,
+      });
+      const clean = await runBacktest(options());
+      clean.dispose?.();
+      const { data } = eventCachePaths(recording);
+      const bytes = readFileSync(data);
+      writeFileSync(data, cut(bytes));
+      const damaged = await runBacktest(options());
+      damaged.dispose?.();
+      expect(damaged.meta.warnings).toEqual([
+        ...(clean.meta.warnings ?? []),
+        `event cache of ${recording}: the data file is ${cut(bytes).length} bytes, not the ${bytes.length} written: dropped it and rebuilding it from the recording`,
+      ]);
+      expect(damaged.metrics).toEqual(clean.metrics);
+    });
 });

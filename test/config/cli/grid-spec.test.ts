@@ -33,6 +33,13 @@ describe('sweep grid', () => {
     expect(() => parseGridAxis('a=1..1000000')).toThrow('has 1000000 values, more than the 10000 allowed');
   });
 
+  it('reads a range bound written with an exponent, so an oversized one is refused by its size, not taken for a string', () => {
+    expect(() => parseGridAxis('a=1..1e9:1')).toThrow(
+      '--grid a=1..1e9:1: the range 1..1e9:1 has 1000000000 values, more than the 10000 allowed',
+    );
+    expect(parseGridAxis('a=1e3..1.002e3').values).toEqual(['1000', '1001', '1002']);
+  });
+
   it('gives every decimal step of a range exactly: from, from + step, ... up to to', () => {
     fc.assert(
       fc.property(
