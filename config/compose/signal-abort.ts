@@ -1,5 +1,5 @@
 import type { ExitCode } from '../cli/exit-codes.ts';
-import { forceStopOnSecondSignal, STOP_SIGNALS } from './session-stop.ts';
+import { forceStopOnSecondSignal, STOP_SIGNALS, signalExitCode } from './session-stop.ts';
 import type { StopSignal } from './start-up-signals.ts';
 
 /** A run that SIGINT, SIGTERM and SIGHUP cancel: see {@link abortOnSignal}. */
@@ -56,4 +56,28 @@ export function abortOnSignal(notices: SignalAbortNotices, exit?: (code: ExitCod
       endForce?.();
     },
   };
+}
+
+/**
+ * Runs a command that SIGINT, SIGTERM and SIGHUP cancel ({@link abortOnSignal}): when a signal
+ * aborted it, `forced` is told the signal once the run has stopped and the signal's exit code is
+ * returned; any other error is thrown on.
+ * @param notices - what the user is told on the first signal, and once stopped (or on a second one)
+ * @param run - the command, given the abort signal; it throws the abort's reason when aborted
+ * @returns the command's exit code, or the signal's
+ */
+export async function runAbortable(
+  notices: SignalAbortNotices,
+  run: (signal: AbortSignal) => Promise<ExitCode>,
+): Promise<ExitCode> {
+  const stop = abortOnSignal(notices);
+  try {
+    return await run(stop.signal);
+  } catch (error) {
+    if (stop.received === undefined || !stop.signal.aborted) throw error;
+    notices.forced(stop.received);
+    return signalExitCode(stop.received);
+  } finally {
+    stop.end();
+  }
 }

@@ -19,8 +19,7 @@ import { OutputCollision } from '../../compose/output-collisions.ts';
 import { UnwritableOutputs } from '../../compose/output-path-check.ts';
 import { csvRecordingProblem } from '../../compose/recording-problems.ts';
 import { replayWindowProblem } from '../../compose/replay-window-check.ts';
-import { signalExitCode } from '../../compose/session-stop.ts';
-import { abortOnSignal } from '../../compose/signal-abort.ts';
+import { runAbortable } from '../../compose/signal-abort.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { warmUpTookEverythingProblem } from '../../compose/warm-up-problem.ts';
 import { formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
@@ -71,16 +70,9 @@ export async function backtestCommand(
     io.stderr.write(
       `${signal}: stopping after the current batch; ${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now\n`,
     );
-  const stop = abortOnSignal({ stopping, forced: stopped });
-  try {
-    return await backtestAndSummarize(loaded, options, io, stop.signal);
-  } catch (error) {
-    if (stop.received === undefined || !stop.signal.aborted) throw error;
-    stopped(stop.received);
-    return signalExitCode(stop.received);
-  } finally {
-    stop.end();
-  }
+  return runAbortable({ stopping, forced: stopped }, (signal) =>
+    backtestAndSummarize(loaded, options, io, signal),
+  );
 }
 
 /** {@link backtestCommand} while SIGINT, SIGTERM and SIGHUP abort `signal`: it then throws the abort's reason. */

@@ -1,8 +1,7 @@
 import { CsvImportError, importOhlcvCsv, type OhlcvImportOptions } from '../../../backtest/csv/index.ts';
 import { shownPath } from '../../../backtest/report/index.ts';
 import { keepPreviousRecording } from '../../compose/previous-recording.ts';
-import { signalExitCode } from '../../compose/session-stop.ts';
-import { abortOnSignal } from '../../compose/signal-abort.ts';
+import { runAbortable } from '../../compose/signal-abort.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -44,16 +43,9 @@ export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Pr
       `✖ keel import-csv: stopped by ${signal}; no recording written, ${shownPath(options.out)} left as it was\n`,
     );
   // Stopping is at once (the worker is terminated): the line is said once it has stopped.
-  const stop = abortOnSignal({ stopping: () => undefined, forced: stopped });
-  try {
-    return await importAndSummarize(options, io, stop.signal);
-  } catch (error) {
-    if (stop.received === undefined || !stop.signal.aborted) throw error;
-    stopped(stop.received);
-    return signalExitCode(stop.received);
-  } finally {
-    stop.end();
-  }
+  return runAbortable({ stopping: () => undefined, forced: stopped }, (signal) =>
+    importAndSummarize(options, io, signal),
+  );
 }
 
 /** {@link importCsvCommand} while `signal` stops it: it then throws the abort's reason. */
