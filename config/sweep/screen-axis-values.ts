@@ -54,17 +54,19 @@ export function axesOf(combinations: readonly (readonly string[])[]): ScreenedAx
  * @param file - the base config, as typed
  * @param sets - the sweep's own overrides (`--set`, `--from`, `--to`), applied first
  * @param axes - the grid's axes
+ * @param load - loads a config (the loader's `loadConfig`; a test counts the loads)
  * @returns the problems of its own field for the first value that is a mistake; undefined when none is
  */
 export async function screenAxisValues(
   file: string,
   sets: readonly OverrideArg[],
   axes: readonly ScreenedAxis[],
+  load: typeof loadConfig = loadConfig,
 ): Promise<readonly ConfigProblem[] | undefined> {
   const loadedValues: { readonly path: string; readonly loaded: LoadedConfig }[] = [];
   for (const { path, values } of axes)
     for (const value of values) {
-      const loaded = loadConfig(file, { overrides: [...sets, `${path}=${value}`] });
+      const loaded = load(file, { overrides: [...sets, `${path}=${value}`] });
       if (loaded.ok) loadedValues.push({ path, loaded });
       else {
         const mistakes = ownProblems(loaded.problems, path);

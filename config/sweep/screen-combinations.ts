@@ -50,21 +50,23 @@ export type ScreenedGrid =
  * @param file - the base config, as typed
  * @param sets - the sweep's own overrides (`--set`, `--from`, `--to`), applied first
  * @param combinations - each combination's `--set` arguments
+ * @param load - loads a config (the loader's `loadConfig`; a test counts the loads)
  * @returns the runnable and the refused combinations, or the problems of the first mistaken one
  */
 export async function screenCombinations(
   file: string,
   sets: readonly OverrideArg[],
   combinations: readonly (readonly string[])[],
+  load: typeof loadConfig = loadConfig,
 ): Promise<ScreenedGrid> {
-  const wrongValue = await screenAxisValues(file, sets, axesOf(combinations));
+  const wrongValue = await screenAxisValues(file, sets, axesOf(combinations), load);
   if (wrongValue !== undefined) return { ok: false, problems: wrongValue };
   const runnable: (readonly string[])[] = [];
   const refused: RefusedCombination[] = [];
   // A bad config value of any combination is named before any params problem, so the first params
   // problem waits for the last config; each config is let go once checked (10 000 held took about 200 MB).
   let paramsProblems: readonly ConfigProblem[] | undefined;
-  const base = loadConfig(file, { overrides: sets });
+  const base = load(file, { overrides: sets });
   for (const combination of combinations) {
     const patched = base.ok ? paramPatchedConfig(base, combination) : undefined;
     if (patched !== undefined) {
@@ -85,7 +87,7 @@ export async function screenCombinations(
       }
       // A mistake: loaded in full below, so its problems say where the value was set.
     }
-    const loaded = loadConfig(file, { overrides: [...sets, ...combination] });
+    const loaded = load(file, { overrides: [...sets, ...combination] });
     if (!loaded.ok) {
       if (!loaded.problems.every(windowEndsBeforeStart)) return { ok: false, problems: loaded.problems };
       refused.push({ combination, by: 'window', reasons: [`backtest.to ${WINDOW_ENDS_BEFORE_START}`] });

@@ -1,17 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
 import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
-
-/** The disk fills up while the HTML report is written, after the run and its up-front checks. */
-vi.mock('../../../backtest/report/index.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../backtest/report/index.ts')>()),
-  renderHtmlReport: () => {
-    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-  },
-}));
 
 const tempDir = tempDirsRemovedAfterEach('keel-late-write-');
 
@@ -20,6 +12,9 @@ describe('a backtest whose report cannot be written at its end', () => {
     const dir = tempDir();
     const json = join(dir, 'r.json');
     const html = join(dir, 'r.html');
+    // A directory stands where this process stages the HTML report (`.r.html.<pid>.partial`): the
+    // up-front check (its own probe file) passes, and writing the report fails after the run.
+    mkdirSync(join(dir, `.r.html.${process.pid}.partial`));
     const run = await keelInProcess([
       'backtest',
       'config/examples/sma-cross-backtest.yaml',
@@ -33,7 +28,7 @@ describe('a backtest whose report cannot be written at its end', () => {
     expect(run.stdout).toContain(`  result: ${json}`);
     expect(run.stdout).not.toContain('  report: ');
     expect(run.stderr).toMatch(
-      /✖ keel backtest .*: ENOSPC: no space left on device, write; not written: .*r\.html\n$/,
+      /✖ keel backtest .*: cannot write .*r\.html: EISDIR.*; not written: .*r\.html\n$/,
     );
     expect([existsSync(json), existsSync(join(dir, 'r.trades.csv')), existsSync(html)]).toEqual([
       true,

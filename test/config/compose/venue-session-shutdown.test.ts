@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runConfiguredSession } from '../../../config/compose/session-run.ts';
@@ -69,12 +69,13 @@ describe('a session whose shutdown throws', () => {
 
   it('removes them too when its report cannot be written, and ends with what was not written', async () => {
     const dir = newDir();
-    // The HTML report goes under a path whose parent is a file: writing it fails, at the very end.
-    writeFileSync(join(dir, 'blocker'), '');
-    const loaded = await sessionConfig(dir, join(dir, 'blocker', 'report.html'));
+    // A directory stands where this process stages the HTML report (`.report.html.<pid>.partial`):
+    // the up-front check (its own probe file) passes, and writing the report fails at the very end.
+    mkdirSync(join(dir, `.report.html.${process.pid}.partial`));
+    const loaded = await sessionConfig(dir, join(dir, 'report.html'));
     before = signalListeners();
     const outcome = await runConfiguredSession(loaded, { durationSec: 60 });
-    expect(outcome.ok && outcome.outputsNotWritten).toMatch(/cannot write .*report\.html: EEXIST/);
+    expect(outcome.ok && outcome.outputsNotWritten).toMatch(/cannot write .*report\.html: EISDIR/);
     expect(signalListeners()).toEqual(before);
     if (outcome.ok) outcome.result.dispose?.();
   }, 60_000);
