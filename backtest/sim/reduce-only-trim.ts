@@ -17,7 +17,8 @@ function cutRemainderTo(order: SimOrder, left: Dec, what: string): void {
 
 /**
  * Caps an order that only reduces (reduce-only, or in BOTH mode a leg's closing order) at what its
- * position has to reduce, saying so in actionMsg after what it says already: when it is sent, and
+ * position has to reduce (what is left of it after its fills, when amended), saying so in actionMsg
+ * after what it says already: when it is sent, and
  * for a quote-sized order sized later (on bars, or waiting for a price), when it is sized. The
  * other reduce-only orders on the leg do not count here, as on the venue: together they are capped
  * when the position shrinks ({@link capReduceOnlyOrders}).
@@ -29,7 +30,7 @@ function cutRemainderTo(order: SimOrder, left: Dec, what: string): void {
 export function trimToReducible(state: SimState, order: SimOrder): Dec | undefined {
   if (!onlyReduces(state, order)) return undefined;
   const reducible = reducibleQty(positionFor(state, order).qty, order.side);
-  if (!reducible.isZero() && order.qty.gt(reducible))
+  if (!reducible.isZero() && remainderOf(order).gt(reducible))
     cutRemainderTo(order, reducible, `reduce-only qty trimmed to the position size ${reducible.toFixed()}`);
   return reducible;
 }
@@ -42,10 +43,7 @@ export function trimToReducible(state: SimState, order: SimOrder): Dec | undefin
  * @param order - the order with its amended qty; its qty may be cut
  */
 export function trimAmendedToReducible(state: SimState, order: SimOrder): void {
-  if (!order.working || !onlyReduces(state, order) || order.qty.isZero()) return;
-  const reducible = reducibleQty(positionFor(state, order).qty, order.side);
-  if (!reducible.isZero() && remainderOf(order).gt(reducible))
-    cutRemainderTo(order, reducible, `reduce-only qty trimmed to the position size ${reducible.toFixed()}`);
+  if (order.working && !order.qty.isZero()) trimToReducible(state, order);
 }
 
 /**
