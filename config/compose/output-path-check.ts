@@ -41,9 +41,11 @@ export function folderWriteProblem(folder: string, name: string): string | undef
  * or written in (read-only, a pseudo file system), or a directory is where the file goes. The
  * folder is made when missing (0700, as Keel makes every folder for its outputs).
  * @param path - the file
+ * @param probed - each folder's answer of {@link folderWriteProblem} so far: a run's dozen outputs
+ *   share one or two folders, each tried once
  * @returns one sentence, or undefined when it can be written
  */
-export function outputPathProblem(path: string): string | undefined {
+function outputPathProblem(path: string, probed: Map<string, string | undefined>): string | undefined {
   const full = resolve(path);
   const folder = dirname(full);
   try {
@@ -53,7 +55,8 @@ export function outputPathProblem(path: string): string | undefined {
   } catch (error) {
     return (error as Error).message;
   }
-  return folderWriteProblem(folder, basename(full));
+  if (!probed.has(folder)) probed.set(folder, folderWriteProblem(folder, basename(full)));
+  return probed.get(folder);
 }
 
 /**
@@ -92,10 +95,11 @@ export function runOutputPaths(loaded: LoadedConfig): OutputPath[] {
  */
 export function outputPathProblems(loaded: LoadedConfig): ConfigProblem[] {
   const problems = new Map<string, ConfigProblem>();
+  const probed = new Map<string, string | undefined>();
   for (const { key, path } of runOutputPaths(loaded)) {
     const name = key.join('.');
     if (problems.has(name)) continue;
-    const why = outputPathProblem(path);
+    const why = outputPathProblem(path, probed);
     if (why === undefined) continue;
     const message = `cannot be written: ${shownPath(path)}: ${why}`;
     const set =
