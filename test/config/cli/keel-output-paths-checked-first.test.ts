@@ -10,20 +10,25 @@ const tempDir = tempDirsRemovedAfterEach('keel-output-paths-');
 const BACKTEST = 'config/examples/sma-cross-backtest.yaml';
 const PAPER = 'config/examples/market-maker-paper.yaml';
 
+/** `keel backtest` of the example writing its result and report to these files. */
+function backtestArgs(json: string, html: string): string[] {
+  return [
+    'backtest',
+    BACKTEST,
+    '--no-progress',
+    '--set',
+    `report.json=${json}`,
+    '--set',
+    `report.html=${html}`,
+  ];
+}
+
 describe('an output path a backtest cannot write', () => {
   it('report.html under a regular file: exit 2 before the run, naming the key and its --set, nothing written', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'afile'), '');
     const html = join(dir, 'afile', 'r.html');
-    const run = await keelInProcess([
-      'backtest',
-      BACKTEST,
-      '--no-progress',
-      '--set',
-      `report.json=${join(dir, 'r.json')}`,
-      '--set',
-      `report.html=${html}`,
-    ]);
+    const run = await keelInProcess(backtestArgs(join(dir, 'r.json'), html));
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(run.stderr).toContain('✖ report.html cannot be written');
     expect(run.stderr).toContain(`→ at report.html (--set report.html=${html})`);
@@ -34,15 +39,7 @@ describe('an output path a backtest cannot write', () => {
   it('report.html naming a directory: exit 2 before the run', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'taken.html'));
-    const run = await keelInProcess([
-      'backtest',
-      BACKTEST,
-      '--no-progress',
-      '--set',
-      `report.json=${join(dir, 'r.json')}`,
-      '--set',
-      `report.html=${join(dir, 'taken.html')}`,
-    ]);
+    const run = await keelInProcess(backtestArgs(join(dir, 'r.json'), join(dir, 'taken.html')));
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(run.stderr).toMatch(
       /✖ report\.html cannot be written: .*taken\.html: a directory is where the file goes/,
@@ -53,15 +50,7 @@ describe('an output path a backtest cannot write', () => {
   it('a result CSV whose name a directory holds: exit 2 at report.json, which names the CSVs', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'r.trades.csv'));
-    const run = await keelInProcess([
-      'backtest',
-      BACKTEST,
-      '--no-progress',
-      '--set',
-      `report.json=${join(dir, 'r.json')}`,
-      '--set',
-      `report.html=${join(dir, 'r.html')}`,
-    ]);
+    const run = await keelInProcess(backtestArgs(join(dir, 'r.json'), join(dir, 'r.html')));
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(run.stderr).toMatch(/✖ report\.json cannot be written: .*r\.trades\.csv: a directory/);
     expect(existsSync(join(dir, 'r.json'))).toBe(false);
@@ -118,15 +107,7 @@ describe('an output another run holds', () => {
       join(dir, 'same.html.lock'),
       `${JSON.stringify({ pid: process.pid, startedAt: '2026-11-29T10:00:00.000Z' })}\n`,
     );
-    const run = keelChild([
-      'backtest',
-      BACKTEST,
-      '--no-progress',
-      '--set',
-      `report.json=${join(dir, 'mine.json')}`,
-      '--set',
-      `report.html=${join(dir, 'same.html')}`,
-    ]);
+    const run = keelChild(backtestArgs(join(dir, 'mine.json'), join(dir, 'same.html')));
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(run.stderr).toContain(`another Keel run (pid ${process.pid},`);
     expect(run.stderr).toContain(`is writing ${join(dir, 'same.html')}`);
