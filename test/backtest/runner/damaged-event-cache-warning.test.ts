@@ -19,27 +19,31 @@ const idle = defineStrategy({
 });
 afterEach(() => vi.restoreAllMocks());
 
+/** A backtest of the idle strategy over the recording, through its event cache. */
+function cachedRun(recording: string): BacktestRunOptions {
+  return {
+    recordings: [recording],
+    decode: decodeMarketRecord,
+    instruments: [anInstrument(BTC)],
+    strategies: [{ id: 's', strategy: idle }],
+    gate: new RiskGate(),
+    startingCash: D(10_000),
+    eventCache: { decoderId: 'test-v1' },
+    onRecordingDamage: () => undefined,
+  };
+}
+
 describe('a backtest whose event cache is damaged', () => {
   it("says so in the result's warnings, not on stderr, and gives the result a clean cache gives", async () => {
     const recording = await flatBarsRecordingIn(aTempDir(), 50, T0, BTC);
-    const options = (): BacktestRunOptions => ({
-      recordings: [recording],
-      decode: decodeMarketRecord,
-      instruments: [anInstrument(BTC)],
-      strategies: [{ id: 's', strategy: idle }],
-      gate: new RiskGate(),
-      startingCash: D(10_000),
-      eventCache: { decoderId: 'test-v1' },
-      onRecordingDamage: () => undefined,
-    });
-    const clean = await runBacktest(options());
+    const clean = await runBacktest(cachedRun(recording));
     clean.dispose?.();
     const { data } = eventCachePaths(recording);
     const bytes = readFileSync(data);
     for (let i = 40; i < bytes.length; i += 7) bytes[i] = (bytes[i] ?? 0) ^ 0xff;
     writeFileSync(data, bytes);
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const damaged = await runBacktest(options());
+    const damaged = await runBacktest(cachedRun(recording));
     const printed = stderr.mock.calls.map((call) => String(call[0]));
     stderr.mockRestore();
     damaged.dispose?.();
@@ -62,22 +66,12 @@ describe('a backtest whose event cache is damaged', () => {
   ] as const)
     it(`says so in the result's warnings when its data file was ${damage}, as for a CRC-32 mismatch`, async () => {
       const recording = await flatBarsRecordingIn(aTempDir(), 50, T0, BTC);
-      const options = (): BacktestRunOptions => ({
-        recordings: [recording],
-        decode: decodeMarketRecord,
-        instruments: [anInstrument(BTC)],
-        strategies: [{ id: 's', strategy: idle }],
-        gate: new RiskGate(),
-        startingCash: D(10_000),
-        eventCache: { decoderId: 'test-v1' },
-        onRecordingDamage: () => undefined,
-      });
-      const clean = await runBacktest(options());
+      const clean = await runBacktest(cachedRun(recording));
       clean.dispose?.();
       const { data } = eventCachePaths(recording);
       const bytes = readFileSync(data);
       writeFileSync(data, cut(bytes));
-      const damaged = await runBacktest(options());
+      const damaged = await runBacktest(cachedRun(recording));
       damaged.dispose?.();
       expect(damaged.meta.warnings).toEqual([
         ...(clean.meta.warnings ?? []),
