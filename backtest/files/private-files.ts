@@ -1,5 +1,6 @@
-import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 
 /**
  * The mode of the files Keel writes (results, reports, recordings, run locks, a paper venue's
@@ -128,18 +129,37 @@ export async function writePrivateFile(path: string, text: string): Promise<void
 /**
  * Makes a directory and its missing parents, each one created {@link PRIVATE_DIR_MODE} (narrowed
  * by the umask); directories that exist are left as they are (the user's own, or a shared `out/`).
+ * The parents are made one by one, from the top, rather than by `mkdir`'s `recursive` option:
+ * Node's recursive mkdir never returns under a pseudo file system that answers ENOENT for a
+ * folder it will not hold (`/proc/x/out`: it makes the existing parent again and retries,
+ * spinning a core, the event loop stopped), where this walk fails with that ENOENT.
  * @param dir - the directory
- * @throws the file system's error (a file in its place)
+ * @throws the file system's error (a file in its place, a folder that cannot be made)
  */
 export function makePrivateDirSync(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const missing: string[] = [];
+  for (let at = resolve(dir); !existsSync(at); at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  // A file where the directory goes is refused as the recursive option refuses it (EEXIST).
+  if (missing.length === 0 && !statSync(dir).isDirectory()) mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder, { mode: PRIVATE_DIR_MODE });
+    } catch (error) {
+      // Made meanwhile by another run: as good as made here.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
+    }
+  }
 }
 
 /**
- * {@link makePrivateDirSync}, asynchronous.
+ * {@link makePrivateDirSync}, for asynchronous callers: a handful of `mkdir` calls, each as quick
+ * as the event loop's own turn.
  * @param dir - the directory
- * @throws the file system's error (a file in its place)
+ * @throws the file system's error (a file in its place, a folder that cannot be made)
  */
 export async function makePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makePrivateDirSync(dir);
 }

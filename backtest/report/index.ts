@@ -134,7 +134,7 @@ export type {
 } from './result/cash-flow-record.ts';
 export { CASH_FLOW_KINDS } from './result/cash-flow-record.ts';
 export type { DenialRecord, DenialRecordSource } from './result/denial-record.ts';
-export { denialSummary } from './result/denial-summary.ts';
+export { denialSummary, firstDenialReason } from './result/denial-summary.ts';
 export { FileWriteError, writingFile } from './result/file-write-error.ts';
 export { LiquidationJournal } from './result/liquidation-journal.ts';
 export { liquidationNotice } from './result/liquidation-notice.ts';

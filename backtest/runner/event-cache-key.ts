@@ -1,9 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { makePrivateDirSync } from '../files/index.ts';
 
 /**
  * Where this user's event-cache key lives: `$KEEL_CACHE_DIR/event-cache.key` when set (tests,
@@ -60,7 +61,7 @@ async function loadOrMakeKey(path: string): Promise<EventCacheKeyState> {
   if (typeof found !== 'string') return found;
   const made = `${path}.${process.pid}-${threadId}-${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    makePrivateDirSync(dirname(path));
     await writeFile(made, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
     // Linking never replaces: of runs making the key at once, the first one's stands.
     await link(made, path).catch(async (error: NodeJS.ErrnoException) => {

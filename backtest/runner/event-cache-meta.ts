@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { writePrivateFile } from '../files/index.ts';
 import type { SkippedLines } from '../recording/index.ts';
-import { eventCacheKey, metaSignature } from './event-cache-key.ts';
+import { eventCacheKey, eventCacheKeyPath, metaSignature } from './event-cache-key.ts';
 
 /**
  * Version of the cache's layout: a cache of another version is stale. 2: the meta keeps the lines
@@ -122,7 +122,7 @@ export async function validEventCacheMeta(
   if (meta.format !== EVENT_CACHE_FORMAT || meta.decoderId !== decoderId) return undefined;
   if (!(await signedHere(meta))) {
     onUntrusted(
-      `event cache ${paths.meta} was not written by this user on this machine (its signature does not check): ignored it and rebuilding it from the recording`,
+      `event cache ${paths.meta} was not signed with the cache key in use (${eventCacheKeyPath()}): written by another user or machine, under another cache folder (KEEL_CACHE_DIR, XDG_CACHE_HOME or HOME differ), or edited since; ignored it and rebuilding it from the recording`,
     );
     return undefined;
   }

@@ -95,6 +95,7 @@ function lineReporter(options: ProgressOptions): ProgressReporter {
   let span: number | undefined;
   let latest = 0;
   let latestMs = 0;
+  let printed = '';
   const line = (events: number, doneMs: number): void => {
     const elapsed = options.clock.now() - started;
     const speed = rate(events, elapsed);
@@ -103,7 +104,10 @@ function lineReporter(options: ProgressOptions): ProgressReporter {
     const shareText = share === undefined ? '' : `, ${(share * 100).toFixed(1)} % of event time`;
     const eta =
       share === undefined || share === 0 ? '' : `, ETA ${formatEta(((1 - share) * elapsed) / share / 1000)}`;
-    options.stream.write(`backtest: ${events} events${shareText}, ${speed} ev/s${eta}\n`);
+    const text = `backtest: ${events} events${shareText}, ${speed} ev/s${eta}\n`;
+    // The last line of a run that ends just after a timed line would repeat it word for word.
+    if (text !== printed) options.stream.write(text);
+    printed = text;
   };
   return {
     start(spanMs) {

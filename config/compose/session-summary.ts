@@ -2,6 +2,7 @@ import {
   type BacktestResult,
   denialSummary,
   figuresLine,
+  firstDenialReason,
   formatStrategyFault,
   liquidationNotice,
   loansLine,
@@ -54,7 +55,10 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
     ...cashFlowLines(outcome.result, settleAsset, outcome.loans),
     ...(denied === undefined
       ? []
-      : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
+      : [
+          `  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`,
+          `    the first: ${firstDenialReason(outcome.result)}`,
+        ]),
     outcome.recording === undefined
       ? '  recording: none (the config has no recording section, so this session cannot be replayed)'
       : `  recording: ${shownPath(outcome.recording)}`,

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
+import { dirname, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { userFrameOf } from '../../backtest/report/index.ts';
 import type { StrategyDefinition, StrategySlot } from '../../core/kernel/index.ts';
 import { builtInStrategyRegistry } from '../cli/strategy-registry.ts';
 import { type ConfigProblem, type LoadedConfig, validateStrategyParams } from '../loader/index.ts';
@@ -53,6 +55,18 @@ function loadAdvice(message: string): string | undefined {
 }
 
 /**
+ * What a plugin's module threw while it loaded, with where in the plugin's folder it threw
+ * (`Error: no API key (at my-strategy.ts:4:7)`), as a hook's throw is reported; a syntax error's
+ * message already names its place.
+ */
+function thrownAtLoad(error: unknown, path: string): string {
+  if (!(error instanceof Error)) return `threw ${String(error)}`;
+  const folder = `${dirname(path)}${sep}`;
+  const at = userFrameOf(error.stack, process.cwd(), (file) => file.startsWith(folder));
+  return at === undefined ? error.message : `${error.name}: ${error.message} (at ${at})`;
+}
+
+/**
  * Imports a strategy plugin module (`.ts` or `.js`) and finds its strategy: the default export,
  * or else the only named export that is a strategy definition (made with `defineStrategy`).
  * @param path - absolute path of the module
@@ -70,7 +84,7 @@ export async function importStrategyModule(path: string): Promise<AnyStrategy> {
     const advice = loadAdvice(message);
     // The advice leads: Node's own words for these cases say little to a plugin's author.
     throw new Error(
-      `strategy module ${path} failed to load: ${advice === undefined ? message : `${advice} (Node: ${message})`}`,
+      `strategy module ${path} failed to load: ${advice === undefined ? thrownAtLoad(error, path) : `${advice} (Node: ${message})`}`,
     );
   }
   if (isStrategyDefinition(module.default)) return module.default;

@@ -40,10 +40,15 @@ export function issueSentences(
     const relative = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
     const path = [...base, ...relative];
     if (issue.code === 'unrecognized_keys') {
-      out.push(...unknownKeySentences(issue.keys, path, knownKeys(relative)));
+      const forms = (key: string): readonly string[] => knownKeys.formsWith?.(relative, key) ?? [];
+      out.push(...unknownKeySentences(issue.keys, path, knownKeys(relative), forms));
     } else if (issue.code === 'invalid_union' && enteredBranch(issue) !== undefined) {
       const branch = enteredBranch(issue) ?? [];
-      out.push(...issueSentences(branch, path, (inner) => knownKeys([...relative, ...inner])));
+      const within = Object.assign((inner: YamlPath) => knownKeys([...relative, ...inner]), {
+        formsWith: (inner: YamlPath, key: string) =>
+          knownKeys.formsWith?.([...relative, ...inner], key) ?? [],
+      });
+      out.push(...issueSentences(branch, path, within));
     } else if (issue.code === 'invalid_union' && keysNoFormKnows(issue).length > 0) {
       out.push(...unknownKeySentences(keysNoFormKnows(issue), path, knownKeys(relative)));
     } else if (issue.code === 'invalid_key') {
@@ -63,13 +68,24 @@ export function issueSentences(
   return out;
 }
 
+/**
+ * "is not a known key", with the key meant (`did you mean fees?`), or, for a key another form of
+ * the map takes (`makerBps` under `model: instrument`), the form it goes with: a did-you-mean
+ * would offer a sibling key that form does not take either.
+ */
 function unknownKeySentences(
   keys: readonly string[],
   path: YamlPath,
   allowed: readonly string[],
+  formsWith: (key: string) => readonly string[] = () => [],
 ): IssueSentence[] {
   const known = allowed.filter((key) => !keys.includes(key));
   return keys.map((key) => {
+    const forms = allowed.includes(key) ? formsWith(key) : [];
+    if (forms.length > 0) {
+      const message = `is not a known key here: it goes with ${forms.join(' or ')}`;
+      return { path: [...path, key], message, at: 'key', standalone: false };
+    }
     const suggestion = closestKey(key, known);
     const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
     return { path: [...path, key], message: `is not a known key${hint}`, at: 'key', standalone: false };

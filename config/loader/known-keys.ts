@@ -9,10 +9,17 @@ interface SchemaNode {
   readonly anyOf?: readonly SchemaNode[];
   readonly oneOf?: readonly SchemaNode[];
   readonly allOf?: readonly SchemaNode[];
+  readonly const?: unknown;
 }
 
-/** Lists the keys a map at a path may have; empty when unknown. */
-export type KnownKeys = (path: YamlPath) => readonly string[];
+/**
+ * Lists the keys a map at a path may have (in any of its forms); empty when unknown. `formsWith`
+ * names the forms of the map that take a key, by their constant fields (`model: flat`), when the
+ * map is a union of such forms.
+ */
+export type KnownKeys = ((path: YamlPath) => readonly string[]) & {
+  readonly formsWith?: (path: YamlPath, key: string) => readonly string[];
+};
 
 /**
  * Key lookup for a zod schema, through its JSON Schema (input side), so an unknown-key message
@@ -27,12 +34,22 @@ export function knownKeysOf(schema: z.ZodType): KnownKeys {
   } catch {
     return () => [];
   }
-  return (path) => {
+  const keysAt = (path: YamlPath): readonly string[] => {
     const keys = new Set<string>();
     for (const node of nodesAt([root], path))
       for (const key of Object.keys(node.properties ?? {})) keys.add(key);
     return [...keys];
   };
+  const formsWith = (path: YamlPath, key: string): readonly string[] => {
+    const forms = new Set<string>();
+    for (const node of nodesAt([root], path)) {
+      if (node.properties?.[key] === undefined) continue;
+      for (const [name, field] of Object.entries(node.properties))
+        if (field.const !== undefined) forms.add(`${name}: ${String(field.const)}`);
+    }
+    return [...forms];
+  };
+  return Object.assign(keysAt, { formsWith });
 }
 
 function expand(nodes: readonly SchemaNode[]): SchemaNode[] {

@@ -7,6 +7,7 @@ import type { ConfigSource } from './config-source.ts';
 import type { EnvValues } from './env-value.ts';
 import { parseConfigText } from './parse-config.ts';
 import type { OverrideArg } from './set-override.ts';
+import { decodeUtf8 } from './utf8-text.ts';
 
 /** A config loaded from a file: the validated config, where it came from, and its source map. */
 export interface LoadedConfig {
@@ -52,9 +53,9 @@ export function readDotEnv(dir: string): Record<string, string> {
  */
 export function loadConfig(file: string, options: LoadConfigOptions = {}): ConfigLoadResult {
   const absolute = resolve(file);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(absolute, 'utf8');
+    bytes = readFileSync(absolute);
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : (error as Error).message;
@@ -63,6 +64,24 @@ export function loadConfig(file: string, options: LoadConfigOptions = {}): Confi
       problems: [{ path: [], subject: `config file ${file}`, message: reason, where: '' }],
     };
   }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    const where = `${file}:${decoded.line}:${decoded.col}`;
+    return {
+      ok: false,
+      problems: [
+        {
+          path: [],
+          subject: `config file ${file}`,
+          message: `is not UTF-8 text: byte ${decoded.byte} (save it as UTF-8)`,
+          where,
+          line: decoded.line,
+          col: decoded.col,
+        },
+      ],
+    };
+  }
+  const text = decoded.text;
   const dir = dirname(absolute);
   const env = { ...readDotEnv(dir), ...definedOnly(options.env ?? process.env) };
   const parsed = parseConfigText(text, { file, env, overrides: options.overrides ?? [] });

@@ -24,8 +24,20 @@ export const feeModelSchema = z.discriminatedUnion(
     z.strictObject({ model: z.literal('instrument') }),
     z.strictObject({
       model: z.literal('flat'),
-      makerBps: z.number().min(-100).max(1000),
-      takerBps: z.number().min(-100).max(1000),
+      makerBps: z
+        .number()
+        .min(-10)
+        .max(1000)
+        .describe(
+          'Fee on maker fills, in basis points of the notional (1 = 0.01 %); below zero a maker rebate, at most 10 (0.1 %), more than any venue pays.',
+        ),
+      takerBps: z
+        .number()
+        .min(0)
+        .max(1000)
+        .describe(
+          'Fee on taker fills, in basis points of the notional (1 = 0.01 %); never below zero: no venue pays takers, and a sign slip would turn every fee into income.',
+        ),
       fixedPerFill: nonNegativeDecimal
         .prefault(0)
         .describe('Fixed commission on every fill, in the quote asset.'),

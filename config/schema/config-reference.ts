@@ -18,6 +18,10 @@ interface SchemaNode {
   readonly anyOf?: readonly SchemaNode[];
   readonly oneOf?: readonly SchemaNode[];
   readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
 }
 
 interface Row {
@@ -84,7 +88,7 @@ export function configReferenceMarkdown(): string {
 
 /**
  * A Markdown table of every key of a JSON Schema (as `z.toJSONSchema` writes one): dotted path,
- * type, whether it is required, default and description.
+ * type with its bounds, whether it is required, default and description.
  * @param jsonSchema - the schema of an object
  * @returns the table's lines, header first
  */
@@ -141,9 +145,28 @@ function typeOf(node: SchemaNode): string | undefined {
   if (variants !== undefined) return undefined;
   const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
   if (types.length === 0) return 'any';
-  return types
+  const named = types
     .map((t) => ({ object: 'map', array: 'list', integer: 'integer' })[t as string] ?? t)
     .join(' or ');
+  const bounds = boundsOf(node);
+  return bounds === undefined ? named : `${named}, ${bounds}`;
+}
+
+/**
+ * A number's bounds as a reader writes them (`1000 to 25000`, `> 0`, `>= 2`, `> 0 and < 1`), or
+ * undefined when it has none; an integer's safe-integer limits, which zod writes for every
+ * integer, are no bound a user meets.
+ */
+function boundsOf(node: SchemaNode): string | undefined {
+  const real = (bound: number | undefined): number | undefined =>
+    bound !== undefined && Math.abs(bound) < Number.MAX_SAFE_INTEGER ? bound : undefined;
+  const [min, max] = [real(node.minimum), real(node.maximum)];
+  const [above, below] = [real(node.exclusiveMinimum), real(node.exclusiveMaximum)];
+  if (min !== undefined && max !== undefined) return `${min} to ${max}`;
+  const lower = min !== undefined ? `>= ${min}` : above !== undefined ? `> ${above}` : undefined;
+  const upper = max !== undefined ? `<= ${max}` : below !== undefined ? `< ${below}` : undefined;
+  const parts = [lower, upper].filter((part) => part !== undefined);
+  return parts.length === 0 ? undefined : parts.join(' and ');
 }
 
 function cell(text: string): string {

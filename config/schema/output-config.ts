@@ -16,7 +16,7 @@ export const reportConfigSchema = z.strictObject({
   html: filePathSchema
     .optional()
     .describe(
-      "The HTML report, relative to the working directory (`~/` is the home folder); default `out/<name>-report.html` (`<name>`: the config's name, else `<mode>-<first strategy>`).",
+      "The HTML report, relative to the working directory (`~/` is the home folder); default `out/<name>-report.html` (`<name>`: the config's name, else `<mode>-<the first strategy's use>`, the plugin's file name without folder or extension, e.g. `backtest-breakout`; two configs running one plugin share it unless each sets `name`).",
     ),
   json: filePathSchema
     .optional()

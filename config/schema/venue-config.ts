@@ -49,6 +49,13 @@ const PRIVATE_PING_RULE =
   'must be a whole number of ms from 1000 (1 s) to 25000 (25 s): the venue closes a private connection idle for 30 s';
 
 /**
+ * The bounds of `venue.marketDataPingMs`: below 1 s pings would be most of the traffic; above a
+ * minute a dead market socket would be found only after several minutes of stale prices.
+ */
+const MARKET_DATA_PING_RULE =
+  'must be a whole number of ms from 1000 (1 s) to 60000 (1 min): the stall watchdog counts in these intervals';
+
+/**
  * The bounds of `venue.privateSilentPings` and `venue.marketDataSilentPings`: with 1 the pong of
  * the latest ping, a little late, races the verdict and a healthy socket would be dropped.
  */
@@ -129,10 +136,11 @@ export const venueConfigSchema = z
     marketDataPingMs: z
       .number()
       .int()
-      .min(1_000)
+      .min(1_000, { error: MARKET_DATA_PING_RULE })
+      .max(60_000, { error: MARKET_DATA_PING_RULE })
       .default(DEFAULT_HEARTBEAT.intervalMs)
       .describe(
-        'Interval of the market-data heartbeat ({"ping"} frames), ms; the stall watchdog counts in these intervals.',
+        'Interval of the market-data heartbeat ({"ping"} frames), ms; the stall watchdog counts in these intervals, so at most a minute (Keel\'s choice: a dead market socket is then found within minutes, not hours).',
       ),
     marketDataSilentPings: z
       .number()

@@ -1,6 +1,7 @@
 import {
   type BacktestResult,
   denialSummary,
+  firstDenialReason,
   formatStrategyFault,
   notDefinedReasons,
   warningsAndNotes,
@@ -81,12 +82,7 @@ export function numericMetrics(metrics: object): Record<string, number | null> {
 function denials(result: BacktestResult): Pick<SweepRow, 'denied' | 'denial'> {
   const summary = denialSummary(result);
   if (summary === undefined || result.denials === undefined) return { denied: 0 };
-  let first: string | undefined;
-  for (const denial of result.denials) {
-    first = denial.reason;
-    break;
-  }
-  return { denied: result.denials.length, denial: `${summary}; the first: ${first}` };
+  return { denied: result.denials.length, denial: `${summary}; the first: ${firstDenialReason(result)}` };
 }
 
 /**

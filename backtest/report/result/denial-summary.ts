@@ -23,3 +23,15 @@ export function denialSummary(result: BacktestResult): string | undefined {
   const total = denials.length;
   return `${total} ${total === 1 ? 'intent' : 'intents'} denied (${[...named, ...(others > 0 ? [`other ${others}`] : [])].join(', ')})`;
 }
+
+/**
+ * The reason of a run's first denial, for the line under {@link denialSummary}: a newcomer's
+ * every intent denied `fieldValues` learns why (`side "buy" is not one of BUY, SELL`) without
+ * opening the denials CSV.
+ * @param result - the result
+ * @returns the reason, or undefined when nothing was denied
+ */
+export function firstDenialReason(result: BacktestResult): string | undefined {
+  for (const denial of result.denials ?? []) return denial.reason;
+  return undefined;
+}

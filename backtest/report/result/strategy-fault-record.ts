@@ -37,11 +37,17 @@ function isKeelOwn(file: string): boolean {
  * plugin was when it threw (or made Keel throw, e.g. an order with a NaN quantity).
  * @param stack - an Error's `stack`
  * @param cwd - the working directory the path is shown relative to (see {@link shownPath})
+ * @param isUsers - which files are the user's (default: all but Keel's own and node's); a plugin
+ *   that failed to load looks in its own folder, which may lie inside Keel's (`config/examples`)
  * @returns `path:line:column`, the path relative to `cwd` when the file lies under it (so a
  *   result's bytes do not depend on where the project is checked out), or undefined when no
  *   frame qualifies
  */
-export function userFrameOf(stack: string | undefined, cwd: string = process.cwd()): string | undefined {
+export function userFrameOf(
+  stack: string | undefined,
+  cwd: string = process.cwd(),
+  isUsers: (file: string) => boolean = (file) => !isKeelOwn(file),
+): string | undefined {
   for (const line of (stack ?? '').split('\n')) {
     const trimmed = line.trim();
     if (!trimmed.startsWith('at ')) continue;
@@ -49,7 +55,7 @@ export function userFrameOf(stack: string | undefined, cwd: string = process.cwd
     if (match === null) continue;
     const [, location, row, column] = match as unknown as [string, string, string, string];
     const file = location.startsWith('file://') ? fileURLToPath(location) : location;
-    if (!isKeelOwn(file)) return `${file.startsWith('node:') ? file : shownPath(file, cwd)}:${row}:${column}`;
+    if (isUsers(file)) return `${file.startsWith('node:') ? file : shownPath(file, cwd)}:${row}:${column}`;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import {
   denialSummary,
   figuresLine,
+  firstDenialReason,
   formatStrategyFault,
   formatStrategyRejection,
   liquidationNotice,
@@ -165,6 +166,7 @@ async function backtestAndSummarize(
         ? []
         : [
             `  ${denied}${denialsCsv === undefined || !there(denialsCsv) ? '' : `: ${shownPath(denialsCsv)}`}`,
+            `    the first: ${firstDenialReason(result)}`,
           ]),
       ...(there(paths.json) ? [`  result: ${shownPath(paths.json)}`] : []),
       ...(there(paths.html) ? [`  report: ${shownPath(paths.html)}`] : []),

@@ -1,6 +1,8 @@
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   makePathPrivateSync,
@@ -59,4 +61,34 @@ describe.skipIf(!POSIX_MODES)('private files', () => {
     makePrivateDirSync(join(dir, 'e'));
     expect(modeOf(dir)).toBe(before);
   });
+
+  it('refuses a file where a directory goes, or on the way to it, as the recursive option does', () => {
+    const dir = aDir();
+    writeFileSync(join(dir, 'f'), 'x');
+    expect(() => makePrivateDirSync(join(dir, 'f'))).toThrow(/EEXIST/);
+    expect(() => makePrivateDirSync(join(dir, 'f', 'g', 'h'))).toThrow(/ENOTDIR/);
+  });
+
+  it.skipIf(!existsSync('/proc/self'))(
+    'fails on a folder /proc will not hold instead of spinning for ever as recursive mkdir does',
+    () => {
+      // In a child with a time limit: the old way never returned and would hang the suite.
+      const module = fileURLToPath(new URL('../../../backtest/files/index.ts', import.meta.url));
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `import { makePrivateDirSync } from ${JSON.stringify(module)};
+try { makePrivateDirSync('/proc/keel-no-such-folder/out'); console.log('made'); }
+catch (error) { console.log(error.code); }`,
+        ],
+        { encoding: 'utf8', timeout: 30_000 },
+      );
+      expect(child.signal).toBeNull();
+      expect(child.stdout.trim()).toBe('ENOENT');
+    },
+  );
 });

@@ -58,7 +58,7 @@ describe("this user's own event cache, second run on the same machine", () => {
     expect(first).toMatch(/caches are not kept/);
     expect(existsSync(`${a}.events.json`)).toBe(false);
     const second = await backtest(dir, 'second', a);
-    expect(second).not.toMatch(/was not written by this user on this machine|caches are not kept/);
+    expect(second).not.toMatch(/was not signed with the cache key in use|caches are not kept/);
   }, 120_000);
 
   it('is reused when the key file was left empty by a killed run (the key is made again)', async () => {
@@ -73,6 +73,6 @@ describe("this user's own event cache, second run on the same machine", () => {
     const second = await backtest(dir, 'second', a);
     expect(readFileSync(join(cacheDir, 'event-cache.key'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
     expect(existsSync(`${a}.events.json`)).toBe(true);
-    expect(second).not.toMatch(/was not written by this user on this machine/);
+    expect(second).not.toMatch(/was not signed with the cache key in use/);
   }, 120_000);
 });

@@ -37,6 +37,21 @@ describe('progress output', () => {
     ]);
   });
 
+  it('does not repeat the last timed line when the run stops with nothing new to say', () => {
+    let now = 0;
+    const stream = aStream(false);
+    const progress = createProgressReporter({
+      stream: stream as unknown as NodeJS.WritableStream,
+      clock: { now: () => now },
+      lineEveryMs: 1000,
+    });
+    progress.start(1000);
+    now = 1000;
+    progress.update(500, 1000);
+    progress.stop();
+    expect(stream.text).toBe('backtest: 500 events, 100.0 % of event time, 500 ev/s, ETA 0s\n');
+  });
+
   it('draws a cli-progress bar on a terminal', () => {
     const stream = aStream(true) as unknown as NodeJS.WritableStream & { text: string };
     Object.assign(stream, {

@@ -79,7 +79,7 @@ describe('an event cache that came with a downloaded recording (a zip of the fol
     const shipped = await backtest(dir, 'shipped', a);
     expect(shipped.fills).toBe(truth.fills);
     expect(shipped.warnings.join('\n')).toMatch(
-      /a\.jsonl\.gz\.events\.json was not written by this user on this machine/,
+      /a\.jsonl\.gz\.events\.json was not signed with the cache key in use \(.*event-cache\.key\): written by another user or machine, under another cache folder/,
     );
     // Rebuilt and signed with this user's key: the next run uses it, silently, with the same fills.
     const again = await backtest(dir, 'again', a);

@@ -15,6 +15,8 @@ import { startFakeVenueWs } from '../../kit/venue-ws-server.ts';
 
 const PING_RULE =
   'must be a whole number of ms from 1000 (1 s) to 25000 (25 s): the venue closes a private connection idle for 30 s';
+const MARKET_PING_RULE =
+  'must be a whole number of ms from 1000 (1 s) to 60000 (1 min): the stall watchdog counts in these intervals';
 const SILENT_RULE =
   'must be a whole number from 2: with 1, a pong that comes a little late would drop a healthy socket';
 
@@ -49,6 +51,8 @@ describe('venue.privatePingMs and venue.privateSilentPings: the private socket h
     ['privateSilentPings', '1', SILENT_RULE],
     ['privateSilentPings', '0', SILENT_RULE],
     ['marketDataSilentPings', '1', SILENT_RULE],
+    ['marketDataPingMs', '999', MARKET_PING_RULE],
+    ['marketDataPingMs', '60001', MARKET_PING_RULE],
     ['privateSilentPings', 'two', 'must be a number, not the string "two"'],
   ])('refuses %s %s in one sentence that says why, at the value', (key, value, why) => {
     const result = parseLiveYaml(liveYamlWith(`  ${key}: ${value}`));

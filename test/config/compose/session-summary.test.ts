@@ -59,18 +59,18 @@ describe('paper and live sessions: liquidations', () => {
 });
 
 describe('paper and live sessions: denied intents', () => {
-  it('count them by source and check in the closing summary, pointing at denials.csv', () => {
-    const denial = (check: string, source: 'risk' | 'kernel') => ({
+  it('count them by source and check in the closing summary, pointing at denials.csv and quoting the first reason', () => {
+    const denial = (check: string, source: 'risk' | 'kernel', reason = 'no') => ({
       ts: 1_000,
       strategyId: 'pairs',
       intentKind: 'placeOrder',
       ref: 'r',
       source,
       check,
-      reason: 'no',
+      reason,
     });
     const denials = [
-      denial('submitRate', 'risk'),
+      denial('submitRate', 'risk', 'placeOrder r: 5 orders in 1000 ms'),
       denial('submitRate', 'risk'),
       denial('kernel.ref', 'kernel'),
     ];
@@ -80,9 +80,13 @@ describe('paper and live sessions: denied intents', () => {
     };
     const lines = formatSessionSummary(outcome, false).split('\n');
     expect(lines[0]).toBe('Session done: 10 events (4 market data, 6 User Data), 1 intents, 0 fills');
-    expect(lines).toContain(
+    const at = lines.indexOf(
       '  3 intents denied (risk submitRate 2, kernel kernel.ref 1): /tmp/r.denials.csv',
     );
+    expect(lines.slice(at, at + 2)).toEqual([
+      '  3 intents denied (risk submitRate 2, kernel kernel.ref 1): /tmp/r.denials.csv',
+      '    the first: placeOrder r: 5 orders in 1000 ms',
+    ]);
     expect(formatSessionSummary(outcomeOf(sessionResult(aSessionRecord())), false)).not.toContain('denied');
   });
 });

@@ -66,6 +66,18 @@ describe('strategy plugins', () => {
     );
   });
 
+  it('says where in the plugin its module threw while loading, as a hook throw is reported', async () => {
+    const sub = mkdtempSync(join(dir, 'throws-'));
+    const file = join(sub, 'throws-at-load.ts');
+    writeFileSync(
+      file,
+      "const key = '';\nif (key === '') throw new TypeError('no API key');\nexport default 1;\n",
+    );
+    await expect(importStrategyModule(file)).rejects.toThrow(
+      /throws-at-load\.ts failed to load: TypeError: no API key \(at .*throws-at-load\.ts:2:\d+\)$/,
+    );
+  });
+
   it("hints at 'keel' when a plugin copied out of the repository imports Keel's source by path", async () => {
     const sub = mkdtempSync(join(dir, 'copied-'));
     const file = join(sub, 'first-strategy.ts');

@@ -59,6 +59,18 @@ describe('loading a config file', () => {
     ]);
   });
 
+  it('refuses a file that is not UTF-8 at its first foreign byte, not with problems about garbled keys', () => {
+    const file = join(dir, 'latin1.yaml');
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from('mode: backtest\n# caf'), Buffer.from([0xe9]), Buffer.from('\n')]),
+    );
+    const result = loadConfig(file);
+    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+      `✖ config file ${file} is not UTF-8 text: byte 0xe9 (save it as UTF-8) (${file}:2:6)`,
+    ]);
+  });
+
   it('throws every problem as one error for callers that do not handle results', () => {
     writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
     expect(() => loadValidConfig(join(dir, 'live.yaml'), { env: {} })).toThrow(ConfigInvalidError);

@@ -281,4 +281,26 @@ describe('unknown keys', () => {
       '✖ fillModel.slipageTicks is not a known key (did you mean slippageTicks?) → at backtest.fillModel.slipageTicks (bt.yaml:14:29)',
     ]);
   });
+
+  it('names the form a key goes with when another form of the map takes it, instead of a sibling it does not take either', () => {
+    const text = replaceLine(
+      BACKTEST_YAML,
+      '  fillModel: touch',
+      '  fillModel: touch\n  fees: { model: instrument, makerBps: 3 }',
+    );
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ fees.makerBps is not a known key here: it goes with model: flat → at backtest.fees.makerBps (bt.yaml:15:30)',
+    ]);
+  });
+
+  it('refuses a taker fee below zero, which no venue pays (a sign slip would make every fee income)', () => {
+    const text = replaceLine(
+      BACKTEST_YAML,
+      '  fillModel: touch',
+      '  fillModel: touch\n  fees: { model: flat, makerBps: -1, takerBps: -5 }',
+    );
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ fees.takerBps must be zero or more → at backtest.fees.takerBps (bt.yaml:15:48)',
+    ]);
+  });
 });

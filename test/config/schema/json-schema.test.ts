@@ -36,4 +36,13 @@ describe('generated configuration reference', () => {
     expect(text).toContain('| `backtest.startingCash.<key>` | decimal |');
     expect(text).toContain('| `strategies[].use` | string | yes |');
   });
+
+  it("states a number's bounds with its type, as the loader applies them, and no integer's safe limits", () => {
+    const text = configReferenceMarkdown();
+    expect(text).toContain('| `venue.privatePingMs` | integer, 1000 to 25000 |');
+    expect(text).toContain('| `venue.marketDataSilentPings` | integer, >= 2 |');
+    expect(text).toContain('| `risk.priceBand` | number, > 0 and < 1 |');
+    expect(text).toContain('| `backtest.fees.takerBps` | number, 0 to 1000 | yes |');
+    expect(text).not.toMatch(/9007199254740991/);
+  });
 });
