@@ -23,7 +23,7 @@ import type {
 } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
-import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
+import type { OpenOrderFilter, RestingAlgoOrder, RiskView } from '../risk/index.ts';
 import { AlgoOrderRequests } from './algo-order-requests.ts';
 import { barKey } from './bar-keys.ts';
 import { BookedFills } from './booked-fills.ts';
@@ -39,6 +39,7 @@ import { referencePriceOf, venueMarkPriceOf, venueMarkTimeOf } from './market-pr
 import {
   countOpenAlgoOrdersOf,
   countOpenOrdersOf,
+  forEachOpenAlgoOrderOf,
   forEachOpenOrderOf,
   legMayGrow,
   openAlgoOrdersOf,
@@ -320,6 +321,17 @@ export class KernelState implements RiskView {
    */
   countOpenAlgoOrders(strategyId?: string): number {
     return countOpenAlgoOrdersOf(this.orders, strategyId) + this.algosInFlight.count(strategyId);
+  }
+
+  /**
+   * Hands each algo order that may still put an order on the book to `visit`: the open ones, then
+   * those sent and not answered yet (as sent, with the replaces sent on them since merged in).
+   * @param strategyId - only this strategy's, when given
+   * @param visit - called once per algo order
+   */
+  forEachOpenAlgoOrder(strategyId: string | undefined, visit: (algo: RestingAlgoOrder) => void): void {
+    forEachOpenAlgoOrderOf(this.orders, strategyId, visit);
+    this.algosInFlight.forEachSent(strategyId, visit);
   }
 
   /**
