@@ -74,6 +74,7 @@ function viewWith(onSym: number, elsewhere: number): RiskView {
     forEachOpenOrder: (strategyId, visit) => state.forEachOpenOrder(strategyId, visit),
     countOpenAlgoOrders: (strategyId) => state.countOpenAlgoOrders(strategyId),
     forEachOpenAlgoOrder: (strategyId, visit) => state.forEachOpenAlgoOrder(strategyId, visit),
+    countHeldTrailingStops: (strategyId) => state.countHeldTrailingStops(strategyId),
     equity: () => equity,
     grossExposure: () => gross,
   };

@@ -101,6 +101,7 @@ export class KernelState implements RiskView {
   readonly algoRequests = new AlgoOrderRequests();
   /** The syms of the commands sent lately, for the denial of one the venue refuses. */
   readonly commandSyms = new CommandSyms();
+  #heldTrailingStops: (strategyId?: string) => number = () => 0;
 
   /**
    * @param clock - the run's clock
@@ -332,6 +333,25 @@ export class KernelState implements RiskView {
   forEachOpenAlgoOrder(strategyId: string | undefined, visit: (algo: RestingAlgoOrder) => void): void {
     forEachOpenAlgoOrderOf(this.orders, strategyId, visit);
     this.algosInFlight.forEachSent(strategyId, visit);
+  }
+
+  /**
+   * How many trailing stops the kernel holds and has not fired yet, from the source the kernel
+   * set ({@link countTrailingStopsWith}); zero until it set one.
+   * @param strategyId - only this strategy's, when given
+   * @returns the count
+   */
+  countHeldTrailingStops(strategyId?: string): number {
+    return this.#heldTrailingStops(strategyId);
+  }
+
+  /**
+   * Sets where {@link countHeldTrailingStops} counts from: the kernel's trailing stop emulator,
+   * which is built on this state and so comes after it.
+   * @param count - how many stops are held, all strategies' or one strategy's
+   */
+  countTrailingStopsWith(count: (strategyId?: string) => number): void {
+    this.#heldTrailingStops = count;
   }
 
   /**

@@ -3,11 +3,12 @@ import { ORDER_TERMS_INTENTS, termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /**
- * A new order or algo order is denied when maxOpenOrders (the portfolio's, or the strategy's own)
- * are already open. Algo orders not triggered yet count (those sent and not answered too): each
- * may put an order on the book when it fires, where the gate no longer sees it; an order's
- * attached take-profit and stop-loss count as one, since only one of them can fire
- * (`RiskView.countOpenAlgoOrders`).
+ * A new order or algo order (a trailing stop among the orders) is denied when maxOpenOrders (the
+ * portfolio's, or the strategy's own) are already open. Algo orders not triggered yet count (those
+ * sent and not answered too): each may put an order on the book when it fires, where the gate no
+ * longer sees it; an order's attached take-profit and stop-loss count as one, since only one of
+ * them can fire (`RiskView.countOpenAlgoOrders`). The trailing stops Keel holds and has not fired
+ * yet count too (`RiskView.countHeldTrailingStops`): each puts an order on the book when it fires.
  */
 export const maxOpenOrdersCheck: RiskCheck = {
   name: 'maxOpenOrders',
@@ -20,13 +21,24 @@ export const maxOpenOrdersCheck: RiskCheck = {
       return undefined;
     const owner = scope === 'strategy' ? strategyId : undefined;
     const orders = view.countOpenOrders(owner === undefined ? {} : { strategyId: owner });
-    const open = orders + view.countOpenAlgoOrders(owner);
+    const algos = view.countOpenAlgoOrders(owner);
+    const stops = view.countHeldTrailingStops(owner);
+    const open = orders + algos + stops;
     if (open < max) return undefined;
     const who = scope === 'portfolio' ? 'the portfolio has' : `strategy ${strategyId} has`;
-    const algos = open === orders ? '' : ` (${open - orders} of them algo orders)`;
+    const kinds = [
+      ...(algos === 0 ? [] : [`algo orders ${algos}`]),
+      ...(stops === 0 ? [] : [`trailing stops held by Keel ${stops}`]),
+    ];
+    const among =
+      kinds.length === 0
+        ? ''
+        : stops === 0
+          ? ` (${algos} of them algo orders)`
+          : ` (of them: ${kinds.join(', ')})`;
     return deny(
       'maxOpenOrders',
-      `${intent.kind === 'placeOrder' ? 'order' : 'algo order'} ${intent.ref}: ${who} ${open} open orders${algos}, the limit is ${max}`,
+      `${intent.kind === 'placeOrder' ? 'order' : 'algo order'} ${intent.ref}: ${who} ${open} open orders${among}, the limit is ${max}`,
     );
   },
 };

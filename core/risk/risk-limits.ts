@@ -68,7 +68,7 @@ export const riskLimitsSchema = z
       .nonnegative()
       .optional()
       .describe(
-        "Most open orders at once, counting algo orders not triggered yet (and those sent, not answered yet), each of which may put an order on the book (an order's attached take-profit and stop-loss as one: only one of them can fire): the portfolio's at top level, the strategy's own under strategies[]. Checked on new orders and new algo orders.",
+        "Most open orders at once, counting algo orders not triggered yet (and those sent, not answered yet), each of which may put an order on the book (an order's attached take-profit and stop-loss as one: only one of them can fire), and the trailing stops Keel holds and has not fired yet: the portfolio's at top level, the strategy's own under strategies[]. Checked on new orders (trailing stops among them) and new algo orders.",
       ),
     priceBand: z
       .number()

@@ -111,6 +111,11 @@ export interface RiskView {
    * position as if they fired.
    */
   forEachOpenAlgoOrder(strategyId: string | undefined, visit: (algo: RestingAlgoOrder) => void): void;
+  /**
+   * How many trailing stops Keel holds (emulates) and has not fired yet, all strategies' or one
+   * strategy's: each may put an order on the book when it fires.
+   */
+  countHeldTrailingStops(strategyId?: string): number;
   /** Portfolio equity in the settlement currency. */
   equity(): Dec;
   /**

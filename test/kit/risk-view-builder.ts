@@ -38,6 +38,8 @@ export interface FakeRiskView extends RiskView {
   algosInFlight: string[];
   /** Algo orders sent and not answered yet, as sent, with their owners (counted as open too). */
   algosSent: { readonly strategyId: string; readonly intent: PlaceAlgoOrderIntent }[];
+  /** Trailing stops held by Keel, by owner. */
+  trailingStops: string[];
   /** The qty a modify in flight asks for, by the clientOrderId of its order. */
   readonly modifyClaims: Map<string, Dec>;
   /** Signed sizes closes in flight will close, by `sym|positionSide` (any strategy's). */
@@ -79,6 +81,7 @@ export function aRiskView(): FakeRiskView {
     algoOrders: [],
     algosInFlight: [],
     algosSent: [],
+    trailingStops: [],
     modifyClaims: new Map(),
     closing: new Map(),
     now: () => view.time,
@@ -118,6 +121,8 @@ export function aRiskView(): FakeRiskView {
       for (const { strategyId: owner, intent } of view.algosSent)
         if (strategyId === undefined || owner === strategyId) visit(intent);
     },
+    countHeldTrailingStops: (strategyId) =>
+      view.trailingStops.filter((owner) => strategyId === undefined || owner === strategyId).length,
     equity: () => view.equityValue,
     grossExposure: () => view.gross,
     setPosition(sym, qty, side = 'NONE') {

@@ -36,6 +36,16 @@ describe('order limits', () => {
       view.algosInFlight = ['other'];
       expectApproved(aSellStop(), view, limits);
     });
+    it('counts the trailing stops Keel holds, a trailing stop being placed among the orders', () => {
+      const view = aRiskView();
+      view.trailingStops = ['s1', 's1'];
+      const limits = { strategies: { s1: { maxOpenOrders: 2 } } };
+      const reason = expectDenied('maxOpenOrders', aLimitOrder(), view, limits);
+      expect(reason).toContain('strategy s1 has 2 open orders (of them: trailing stops held by Keel 2)');
+      view.trailingStops = ['s1', 'other'];
+      expectApproved(aLimitOrder(), view, limits);
+      expectDenied('maxOpenOrders', aLimitOrder(), view, { limits: { maxOpenOrders: 2 } });
+    });
     it("passes when only other strategies' orders are open", () => {
       const view = aRiskView();
       view.orders = [{ strategyId: 'other', order: anOrder({ clientOrderId: 'a' }) }];
