@@ -15,6 +15,7 @@ export {
   conditionArgumentsCheck,
   fieldValuesCheck,
   gtdExpiryDateCheck,
+  loanAmountCheck,
   orderPriceCheck,
   orderQtyCheck,
   positionSideCheck,
