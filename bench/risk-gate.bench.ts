@@ -73,6 +73,8 @@ function viewWith(onSym: number, elsewhere: number): RiskView {
     inFlightAlgoReplaces: (ref) => state.inFlightAlgoReplaces(ref),
     forEachOpenOrder: (strategyId, visit) => state.forEachOpenOrder(strategyId, visit),
     countOpenAlgoOrders: (strategyId) => state.countOpenAlgoOrders(strategyId),
+    forEachOpenAlgoOrder: (strategyId, visit) => state.forEachOpenAlgoOrder(strategyId, visit),
+    countHeldTrailingStops: (strategyId) => state.countHeldTrailingStops(strategyId),
     equity: () => equity,
     grossExposure: () => gross,
   };

@@ -216,6 +216,17 @@ export class InFlightAlgoOrders {
   }
 
   /**
+   * Hands each algo order sent and not answered yet to `visit`, as {@link sentAs} gives it.
+   * @param owner - only this strategy's, when given
+   * @param visit - called once per algo order, in sending order
+   */
+  forEachSent(owner: string | undefined, visit: (intent: PlaceAlgoOrderIntent) => void): void {
+    if (this.sent.size === 0) return;
+    for (const algo of this.sent.values())
+      if (owner === undefined || algo.owner === owner) visit(algo.intent);
+  }
+
+  /**
    * The references of the algo orders a strategy sent that the venue has not answered yet.
    * @param owner - the strategy
    * @returns its in-flight algo orders with what was sent, in sending order

@@ -89,6 +89,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
     },
     options.barReactionMs,
   );
+  state.countTrailingStopsWith((strategyId) => emulator.count(strategyId));
   const pipeline = new IntentPipeline(
     state,
     options.gate,

@@ -23,7 +23,7 @@ import type {
 } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
-import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
+import type { OpenOrderFilter, RestingAlgoOrder, RiskView } from '../risk/index.ts';
 import { AlgoOrderRequests } from './algo-order-requests.ts';
 import { barKey } from './bar-keys.ts';
 import { BookedFills } from './booked-fills.ts';
@@ -39,6 +39,7 @@ import { referencePriceOf, venueMarkPriceOf, venueMarkTimeOf } from './market-pr
 import {
   countOpenAlgoOrdersOf,
   countOpenOrdersOf,
+  forEachOpenAlgoOrderOf,
   forEachOpenOrderOf,
   legMayGrow,
   openAlgoOrdersOf,
@@ -100,6 +101,7 @@ export class KernelState implements RiskView {
   readonly algoRequests = new AlgoOrderRequests();
   /** The syms of the commands sent lately, for the denial of one the venue refuses. */
   readonly commandSyms = new CommandSyms();
+  #heldTrailingStops: (strategyId?: string) => number = () => 0;
 
   /**
    * @param clock - the run's clock
@@ -320,6 +322,36 @@ export class KernelState implements RiskView {
    */
   countOpenAlgoOrders(strategyId?: string): number {
     return countOpenAlgoOrdersOf(this.orders, strategyId) + this.algosInFlight.count(strategyId);
+  }
+
+  /**
+   * Hands each algo order that may still put an order on the book to `visit`: the open ones, then
+   * those sent and not answered yet (as sent, with the replaces sent on them since merged in).
+   * @param strategyId - only this strategy's, when given
+   * @param visit - called once per algo order
+   */
+  forEachOpenAlgoOrder(strategyId: string | undefined, visit: (algo: RestingAlgoOrder) => void): void {
+    forEachOpenAlgoOrderOf(this.orders, strategyId, visit);
+    this.algosInFlight.forEachSent(strategyId, visit);
+  }
+
+  /**
+   * How many trailing stops the kernel holds and has not fired yet, from the source the kernel
+   * set ({@link countTrailingStopsWith}); zero until it set one.
+   * @param strategyId - only this strategy's, when given
+   * @returns the count
+   */
+  countHeldTrailingStops(strategyId?: string): number {
+    return this.#heldTrailingStops(strategyId);
+  }
+
+  /**
+   * Sets where {@link countHeldTrailingStops} counts from: the kernel's trailing stop emulator,
+   * which is built on this state and so comes after it.
+   * @param count - how many stops are held, all strategies' or one strategy's
+   */
+  countTrailingStopsWith(count: (strategyId?: string) => number): void {
+    this.#heldTrailingStops = count;
   }
 
   /**

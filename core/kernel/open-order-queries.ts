@@ -96,6 +96,23 @@ export function countOpenAlgoOrdersOf(orders: OrderRegistry, strategyId?: string
 }
 
 /**
+ * Hands each open algo order (not triggered, cancelled or failed) to `visit`, in the order first
+ * seen, without making a list: the risk gate's position and exposure checks walk them per intent.
+ * @param orders - the order registry
+ * @param strategyId - only this strategy's, when given
+ * @param visit - called once per algo order (each leg of a tp/sl pair apart)
+ */
+export function forEachOpenAlgoOrderOf(
+  orders: OrderRegistry,
+  strategyId: string | undefined,
+  visit: (algo: AlgoOrder) => void,
+): void {
+  for (const [ref, algo] of orders.openAlgo) {
+    if (strategyId === undefined || orders.ownerOf(ref) === strategyId) visit(algo);
+  }
+}
+
+/**
  * Open algo orders, in the order first seen.
  * @param orders - the order registry
  * @param strategyId - only this strategy's, when given

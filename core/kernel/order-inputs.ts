@@ -79,7 +79,9 @@ export interface LimitInput extends OrderInputBase {
 
 /**
  * A market order, sized in base quantity or (quoteQty) in quote currency: one of them at least, so
- * an order given neither is a type error rather than a denial for a quantity of 0. A US equity's
+ * an order given neither is a type error rather than a denial for a quantity of 0. Give one: the
+ * risk gate denies an order with both a qty above zero and a quoteQty (`orderQty`), as the venue
+ * does not say which one sizes it. A US equity's
  * order is sized in shares: PLACE_ORDER carries no quote amount, so the risk gate denies quoteQty
  * there (`equityQuoteQty`).
  */

@@ -194,6 +194,18 @@ export class TrailingStopEmulator<O> {
   }
 
   /**
+   * How many stops are open (PENDING or ACTIVE).
+   * @param strategyId - only this strategy's, when given
+   * @returns the count (no walk when every strategy's)
+   */
+  count(strategyId?: string): number {
+    if (strategyId === undefined) return this.open.size;
+    let count = 0;
+    for (const held of this.open.values()) if (held.strategyId === strategyId) count++;
+    return count;
+  }
+
+  /**
    * A strategy's open stops as it sees them (not for the per-event path: it makes Decimals).
    * @param strategyId - the strategy; every strategy's when undefined
    * @param sym - only on this sym when given

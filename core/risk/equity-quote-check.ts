@@ -5,7 +5,8 @@ import { deny, type RiskCheck } from './risk-check.ts';
  * on a US equity: the spec's PLACE_ORDER has no quote amount field, so paper and live could send
  * it only as qty 0, while the backtest sim would have filled it. Denied in every mode, a backtest
  * cannot show fills a live run never gets; the strategy sizes the order in shares itself (e.g.
- * `ctx.size.cash`). A qty above zero wins over a quoteOrderQty sent with it, so such an order passes.
+ * `ctx.size.cash`). An order with a qty above zero and a quoteOrderQty is not judged here: orderQty
+ * denies it before.
  */
 export const equityQuoteQtyCheck: RiskCheck = {
   name: 'equityQuoteQty',

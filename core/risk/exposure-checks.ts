@@ -1,5 +1,6 @@
 import type { Dec } from '../model/index.ts';
 import { asNumber, isAtMost, onlyReducesPosition } from '../model/index.ts';
+import { forEachAddingAlgoOrder } from './adding-algo-orders.ts';
 import { clearlyWithinExposure, exposureAfter } from './open-order-exposure.ts';
 import {
   isUnsizedQuoteOrder,
@@ -16,6 +17,7 @@ import {
 } from './order-terms.ts';
 import {
   closingSameSide,
+  isAddingSameSide,
   isPendingSameSide,
   pendingSameSideSplit,
   reducesPosition,
@@ -82,9 +84,12 @@ export const maxNotionalCheck: RiskCheck = {
  * the position), in place of the order it replaces; an open order with a modify in flight counts
  * at the larger of its qty and the modify's, and a position close in flight as a reduce-only
  * order of the whole leg (see `pendingSameSideSplit`). Algo orders are checked when placed or
- * replaced, as the order their trigger sends (the venue sends it without the gate); resting ones
- * are not counted as open orders (Keel's choice: a stop and a take-profit on
- * one position are alternatives, counting both as filled would deny orders that cannot breach).
+ * replaced, as the order their trigger sends (the venue sends it without the gate). Resting ones
+ * (not triggered yet, or sent and not answered yet) that can add to a position count as open
+ * orders of the qty they send, as if all fired, whichever strategy sent them and whichever was
+ * sent first; reduce-only ones and the take-profit and stop-loss attached to an order are exits
+ * and are not counted (Keel's choice: a stop and a take-profit on one position are alternatives,
+ * counting both as filled would deny orders that cannot breach).
  */
 export const maxPositionCheck: RiskCheck = {
   name: 'maxPosition',
@@ -152,6 +157,12 @@ function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefi
     added += remaining;
     magnitude += Math.abs(remaining);
   }
+  forEachAddingAlgoOrder(view, owner, terms.replacesAlgo, (algo) => {
+    if (!isAddingSameSide(algo, terms)) return;
+    const qtyOf = asNumber(algo.qty);
+    added += qtyOf;
+    magnitude += Math.abs(qtyOf);
+  });
   const position = asNumber(view.positionQty(terms.sym, terms.positionSide));
   const projected = Math.abs(terms.side === 'BUY' ? position + added : position - added);
   const limit = asNumber(max);
@@ -162,8 +173,9 @@ function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefi
  * Gross exposure after the order stays within maxGrossExposure: the current gross exposure (each
  * position of the account at its mark, see `RiskView.grossExposure`, at either scope: a
  * strategy's limit counts the positions of every sym and strategy too) plus what the order and
- * the open orders that can add to a position would add if they filled (see {@link exposureAfter}:
- * at portfolio scope every strategy's open orders, at strategy scope the strategy's own). The
+ * the open orders that can add to a position would add if they filled, algo orders not triggered
+ * yet that can add to a position as if they fired (see {@link exposureAfter}: at portfolio scope
+ * every strategy's open orders, at strategy scope the strategy's own). The
  * denial says how much of the total the positions are. An order that
  * reduces passes. Cost per intent while the limit is set: one walk over the open orders in scope
  * on numbers; the exact Decimal walk only when that over-estimate reaches the limit.
@@ -198,7 +210,7 @@ export const maxGrossExposureCheck: RiskCheck = {
     if (after === undefined) {
       return deny(
         'maxGrossExposure',
-        `${intent.kind} ${intent.ref}: gross exposure cannot be computed (an open market order has no reference price)`,
+        `${intent.kind} ${intent.ref}: gross exposure cannot be computed (an open market order or market algo order has no reference price)`,
       );
     }
     if (after.lessThanOrEqualTo(max)) return undefined;

@@ -15,6 +15,7 @@ export {
   conditionArgumentsCheck,
   fieldValuesCheck,
   gtdExpiryDateCheck,
+  loanAmountCheck,
   orderPriceCheck,
   orderQtyCheck,
   positionSideCheck,
@@ -54,7 +55,7 @@ export type {
   RiskLimitsInput,
 } from './risk-limits.ts';
 export { killSwitchSchema, rateLimitSchema, riskGateConfigSchema, riskLimitsSchema } from './risk-limits.ts';
-export type { OpenOrderFilter, RiskView } from './risk-view.ts';
+export type { OpenOrderFilter, RestingAlgoOrder, RiskView } from './risk-view.ts';
 export { TokenBucket } from './token-bucket.ts';
 export { tpSlSideCheck } from './tp-sl-side-check.ts';
 export type { TradingState, TradingStatus } from './trading-state.ts';

@@ -1,5 +1,6 @@
 import type { Dec, Order, OrderSide, PositionSide } from '../model/index.ts';
 import { asNumber, D, decimalOfComputed, onlyReducesPosition, ZERO } from '../model/index.ts';
+import { type AddingAlgoOrder, forEachAddingAlgoOrder } from './adding-algo-orders.ts';
 import {
   claimedLimitPrice,
   claimedOrderQty,
@@ -42,6 +43,18 @@ function openOrderNotional(order: Order, view: RiskView): Dec | undefined {
   if (order.orderType === 'LIMIT' && !order.limitPrice.isZero())
     return contracts.mul(claimedLimitPrice(order, view));
   const reference = view.referencePrice(order.sym);
+  return reference === undefined ? undefined : contracts.mul(decimalOfComputed(reference));
+}
+
+/**
+ * The notional an algo order not triggered yet can add if it fires: its qty * contractSize * its
+ * limit price, a market one at the reference price (contractSize 1 on a sym the run has no spec of).
+ * @returns the notional, or undefined for a market one with no reference price
+ */
+function algoNotional(algo: AddingAlgoOrder, view: RiskView): Dec | undefined {
+  const contracts = algo.qty.mul(view.instrument(algo.sym)?.contractSize ?? ONE);
+  if (!algo.price.isZero()) return contracts.mul(algo.price);
+  const reference = view.referencePrice(algo.sym);
   return reference === undefined ? undefined : contracts.mul(decimalOfComputed(reference));
 }
 
@@ -94,7 +107,8 @@ function addSide(entry: SymSides, positionSide: PositionSide, side: OrderSide, a
 /**
  * Gross exposure after the order, on numbers and over-estimated: the current gross exposure plus,
  * for each position leg, the larger of the notional its buys and its sells can add (the order's
- * among them, every open order that can add to a position counted). The exact {@link exposureAfter}
+ * among them, every open order and algo order not triggered yet that can add to a position
+ * counted). The exact {@link exposureAfter}
  * takes a leg of value v to max(|v + B|, |v - S|), never more than |v| + max(B, S): so this bounds
  * it. True when that stays under the limit by more than float rounding could account for, so the
  * exact Decimal walk is needed only near the limit (a market maker quoting both sides no longer
@@ -129,6 +143,16 @@ export function clearlyWithinExposure(
       openOrderNotionalEstimate(order, entry.contractSize, view),
     );
   });
+  // Algo orders are few: their exact notional costs little.
+  forEachAddingAlgoOrder(view, owner, terms.replacesAlgo, (algo) => {
+    const amount = algoNotional(algo, view);
+    addSide(
+      sidesOf(sides, algo.sym, view),
+      algo.positionSide,
+      algo.side,
+      amount === undefined ? Number.NaN : asNumber(amount),
+    );
+  });
   let added = 0;
   // Every term is non-negative (NaN when a notional is not known, which Math.max keeps): their
   // sum is also the scale of its rounding.
@@ -149,7 +173,8 @@ interface LegOrders {
 
 /**
  * Gross exposure after the order, if the open orders that can add to a position fill as far as
- * they can make it worst: for each position leg with such orders (the order's among them), its
+ * they can make it worst, and the algo orders not triggered yet that can add to one fire (each as
+ * the order it sends, see `forEachAddingAlgoOrder`): for each position leg with such orders (the order's among them), its
  * value at the reference price v, and the notional of its buys B and sells S, the leg reaches
  * max(|v + B|, |v - S|) instead of |v|. The order counts with its notional; a modification in
  * place of the order it modifies; an open order with a modify in flight at the larger qty.
@@ -159,7 +184,7 @@ interface LegOrders {
  * @param view - the state
  * @param owner - count only this strategy's open orders; undefined = every strategy's
  * @returns the exposure, or undefined when an open order's notional is not known (a market
- *   order with no reference price)
+ *   order or market algo order with no reference price)
  */
 export function exposureAfter(
   current: Dec,
@@ -186,6 +211,12 @@ export function exposureAfter(
     const amount = openOrderNotional(order, view);
     if (amount === undefined) known = false;
     else add(order.sym, order.positionSide, order.side, amount);
+  });
+  forEachAddingAlgoOrder(view, owner, terms.replacesAlgo, (algo) => {
+    if (!known) return;
+    const amount = algoNotional(algo, view);
+    if (amount === undefined) known = false;
+    else add(algo.sym, algo.positionSide, algo.side, amount);
   });
   if (!known) return undefined;
   let after = current;

@@ -54,16 +54,62 @@ function isPositiveNumber(value: Dec): boolean {
   return value.isFinite() && isAboveZero(value);
 }
 
+/** Whether a price that may be "0" (a market order on trigger) is zero or a positive number. */
+function isZeroOrPositive(value: Dec): boolean {
+  return value.isZero() || isPositiveNumber(value);
+}
+
+/**
+ * The first price of an intent's trigger or conditional terms that is not a positive number (or,
+ * for a price where "0" means market, zero or positive): an algo order's triggerPrice and price,
+ * a replacement's, an order's take-profit and stop-loss trigger and price (a conditional order's
+ * are conditionArguments').
+ * @returns what is wrong, or undefined when every such price is fine
+ */
+function triggerPriceProblem(intent: Intent): string | undefined {
+  const prices: [string, Dec | undefined, boolean][] = [];
+  switch (intent.kind) {
+    case 'placeAlgoOrder':
+      prices.push(['triggerPrice', intent.triggerPrice, false], ['price', intent.price, true]);
+      break;
+    case 'replaceAlgoOrder':
+      prices.push(['triggerPrice', intent.triggerPrice, false], ['price', intent.price, true]);
+      break;
+    case 'placeOrder':
+      for (const [name, leg] of [
+        ['tp', intent.tp],
+        ['sl', intent.sl],
+      ] as const)
+        if (leg !== undefined)
+          prices.push([`${name} triggerPrice`, leg.triggerPrice, false], [`${name} price`, leg.price, true]);
+      break;
+    default:
+      return undefined;
+  }
+  for (const [name, price, market] of prices) {
+    if (price === undefined || (market ? isZeroOrPositive(price) : isPositiveNumber(price))) continue;
+    return `${name} must be ${market ? '0 (market) or ' : ''}a positive number, got ${price.toFixed()}`;
+  }
+  return undefined;
+}
+
 /**
  * PLACE_ORDER rule: a market order's price is "0" (or absent); a limit order, and a modify that
  * sets one, needs a positive price. "Positive" is `gt(0)`: decimal.js `isPositive()` is true for
  * zero. A NaN or infinite price (the order factory keeps such a number as it is) is denied here too.
+ * So are trigger and stop prices that are not positive numbers (an algo order's or replacement's
+ * triggerPrice, an order's take-profit or stop-loss triggerPrice; a conditional order's triggerPrice
+ * and stopPrice are conditionArguments') and the limit prices that go with them that are neither "0" (market)
+ * nor positive (an algo order's, a replacement's, a take-profit's or stop-loss's price): a venue
+ * refuses them, the gate says why first.
  */
 export const orderPriceCheck: RiskCheck = {
   name: 'orderPrice',
   kind: 'rule',
-  intents: ['placeOrder', 'modifyOrder'],
+  intents: ['placeOrder', 'modifyOrder', 'placeAlgoOrder', 'replaceAlgoOrder'],
   run({ intent }) {
+    const trigger = triggerPriceProblem(intent);
+    if (trigger !== undefined) return deny('orderPrice', `${intent.kind} ${intent.ref}: ${trigger}`);
     if (intent.kind === 'modifyOrder' && intent.price !== undefined && !isPositiveNumber(intent.price)) {
       return deny(
         'orderPrice',
@@ -92,19 +138,53 @@ export const orderPriceCheck: RiskCheck = {
  * minSize's to deny, saying it is below the minimum): a negative one
  * (`qty: -0.115`, a sell meant as a negative buy) would otherwise be judged by the size checks as
  * below minSize, and a NaN or infinite one (the order factory keeps such a number as it is) by
- * none clearly.
+ * none clearly. The same holds for an order's quoteOrderQty (`quoteQty`). An order that sets both
+ * a qty above zero and a quoteOrderQty is denied: the venue's PLACE_ORDER takes both fields and
+ * its spec does not say which one sizes the order, so the gate could not tell which size to judge
+ * (it would judge the qty, and the venue might trade the quote amount).
  */
 export const orderQtyCheck: RiskCheck = {
   name: 'orderQty',
   kind: 'rule',
   intents: ['placeOrder', 'modifyOrder', 'placeAlgoOrder', 'replaceAlgoOrder'],
   run({ intent }) {
+    const quote = intent.kind === 'placeOrder' ? intent.quoteOrderQty : undefined;
+    if (quote !== undefined && !isPositiveNumber(quote) && !quote.isZero()) {
+      return deny(
+        'orderQty',
+        `${intent.kind} ${intent.ref}: quoteQty (quoteOrderQty) must be a positive number, got ${quote.toFixed()}`,
+      );
+    }
+    if (quote !== undefined && !quote.isZero() && intent.kind === 'placeOrder' && !intent.qty.isZero()) {
+      return deny(
+        'orderQty',
+        `${intent.kind} ${intent.ref}: sets both qty ${intent.qty.toFixed()} and quoteQty (quoteOrderQty) ${quote.toFixed()}; the venue does not say which one sizes the order, so set one: qty, or quoteQty alone`,
+      );
+    }
     const qty = qtyOf(intent);
     // Zero is left to minSize, which says the more useful thing (a qty rounded down to nothing).
     if (qty === undefined || isPositiveNumber(qty) || qty.isZero()) return undefined;
     return deny(
       'orderQty',
       `${intent.kind} ${intent.ref}: qty must be a positive number, got ${qty.toFixed()}`,
+    );
+  },
+};
+
+/**
+ * The amount of a borrow or repay is a positive number: a zero, negative, NaN or infinite one
+ * (the loan builder keeps such a number as it is) is denied here, not refused by the venue.
+ */
+export const loanAmountCheck: RiskCheck = {
+  name: 'loanAmount',
+  kind: 'rule',
+  intents: ['borrow', 'repay'],
+  run({ intent }) {
+    if ((intent.kind !== 'borrow' && intent.kind !== 'repay') || isPositiveNumber(intent.amount))
+      return undefined;
+    return deny(
+      'loanAmount',
+      `${intent.kind} ${intent.ref}: amount must be a positive number, got ${intent.amount.toFixed()}`,
     );
   },
 };

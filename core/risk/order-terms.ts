@@ -30,6 +30,8 @@ export interface OrderTerms {
   readonly reduceOnly: boolean;
   /** clientOrderId of the order being modified, so projections do not count it twice. */
   readonly replaces?: string;
+  /** clientAlgoOrderId of the algo order being replaced, so projections do not count it twice. */
+  readonly replacesAlgo?: string;
   /**
    * What the order being modified has filled already (absent when nothing): that part is in the
    * position, so the modification adds only its new qty less this.
@@ -126,6 +128,7 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
         price: price.isZero() ? undefined : price,
         positionSide: algo.positionSide,
         reduceOnly: algo.reduceOnly,
+        replacesAlgo: intent.target,
       };
     }
     default:
@@ -133,8 +136,13 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
   }
 }
 
-/** The largest qty among an algo order's and the replaces in flight on it. */
-function largestAlgoQty(qty: Dec, replaces: readonly ReplaceAlgoOrderIntent[]): Dec {
+/**
+ * The largest qty among an algo order's and the replaces in flight on it.
+ * @param qty - the algo order's qty
+ * @param replaces - the replaces in flight on it
+ * @returns the largest
+ */
+export function largestAlgoQty(qty: Dec, replaces: readonly ReplaceAlgoOrderIntent[]): Dec {
   let largest = qty;
   for (const replace of replaces) if (replace.qty?.gt(largest)) largest = replace.qty;
   return largest;
@@ -143,8 +151,12 @@ function largestAlgoQty(qty: Dec, replaces: readonly ReplaceAlgoOrderIntent[]): 
 /**
  * The price among an algo order's and the replaces in flight on it that makes its order's
  * notional largest: a market one (price 0) at the reference price (at zero without one).
+ * @param algo - the algo order's sym and price
+ * @param replaces - the replaces in flight on it
+ * @param view - the state (reference price)
+ * @returns the price, zero for a market one
  */
-function stricterAlgoPrice(
+export function stricterAlgoPrice(
   algo: { readonly sym: string; readonly price: Dec },
   replaces: readonly ReplaceAlgoOrderIntent[],
   view: RiskView,

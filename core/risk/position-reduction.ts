@@ -1,5 +1,6 @@
 import type { Dec, Order } from '../model/index.ts';
 import { closesHedgeLeg, onlyReducesPosition, ZERO } from '../model/index.ts';
+import { type AddingAlgoOrder, forEachAddingAlgoOrder } from './adding-algo-orders.ts';
 import { type OrderTerms, openOrderLeft, sizeKnown, unfilledQty } from './order-terms.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -16,6 +17,17 @@ export function isPendingSameSide(order: Order, terms: OrderTerms): boolean {
     order.side === terms.side &&
     order.clientOrderId !== terms.replaces
   );
+}
+
+/**
+ * An algo order not triggered yet that sends an order on the same sym, position leg and side as
+ * the order: if it fires, that order moves the position the same way.
+ * @param algo - an algo order that can add to a position
+ * @param terms - the order being decided
+ * @returns true when it counts with the order
+ */
+export function isAddingSameSide(algo: AddingAlgoOrder, terms: OrderTerms): boolean {
+  return algo.sym === terms.sym && algo.positionSide === terms.positionSide && algo.side === terms.side;
 }
 
 /** The unfilled quantity of the open orders on one leg and side, split by whether they are reduce-only. */
@@ -47,7 +59,10 @@ export function closingSameSide(terms: OrderTerms, view: RiskView, owner?: strin
  * the position (see `maxPositionCheck`). A quote-sized order not sized yet counts at the qty its
  * amount buys at the reference price, an order with a modify in flight at the larger qty
  * (`openOrderLeft`), and a position close in flight as a reduce-only order of the leg's size
- * ({@link closingSameSide}).
+ * ({@link closingSameSide}). Algo orders not triggered yet (sent and not answered yet
+ * included) that can add to a position count as plain orders of the qty they send, as if every
+ * one fired; reduce-only ones (exits) and attached take-profits and stop-losses are not counted
+ * (see `forEachAddingAlgoOrder`).
  * @param terms - the order being decided
  * @param view - the state
  * @param owner - count only this strategy's orders; undefined = every strategy's
@@ -55,6 +70,9 @@ export function closingSameSide(terms: OrderTerms, view: RiskView, owner?: strin
  */
 export function pendingSameSideSplit(terms: OrderTerms, view: RiskView, owner?: string): PendingSameSide {
   let plain = ZERO;
+  forEachAddingAlgoOrder(view, owner, terms.replacesAlgo, (algo) => {
+    if (isAddingSameSide(algo, terms)) plain = plain.add(algo.qty);
+  });
   let reduceOnly = closingSameSide(terms, view, owner);
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
@@ -67,8 +85,8 @@ export function pendingSameSideSplit(terms: OrderTerms, view: RiskView, owner?: 
 
 /**
  * The unfilled quantity of the open orders on the order's sym, leg and side (the one it replaces
- * aside), all strategies' or one strategy's: what would trade the same way if every one filled.
- * Algo orders not triggered yet are not counted (see `maxPositionCheck`).
+ * aside), all strategies' or one strategy's: what would trade the same way if every one filled,
+ * the algo orders not triggered yet that can add to a position among them (see {@link pendingSameSideSplit}).
  * @param terms - the order being decided
  * @param view - the state
  * @param owner - count only this strategy's orders; undefined = every strategy's
@@ -96,8 +114,9 @@ export function fitsOppositePosition(terms: OrderTerms, view: RiskView): boolean
 
 /**
  * Whether the order would only shrink the position it trades against, even after every resting
- * order on the same side filled first: those already claim part of the position, so the order
- * reduces only by what they leave (|position| - their unfilled quantity), and must fit in it.
+ * order on the same side filled first (and every algo order not triggered yet that can add to a
+ * position fired): those already claim part of the position, so the order reduces only by what
+ * they leave (|position| - their unfilled quantity), and must fit in it.
  * Several orders that each fit the position alone are not all reducing together: the first that
  * fit use the position up and the next would flip it. A quote-sized order whose size is not known
  * (no reference price) is not reducing.

@@ -13,6 +13,7 @@ export const RISK_CHECK_NAMES = [
   'fieldValues',
   'orderPrice',
   'orderQty',
+  'loanAmount',
   'timeInForce',
   'gtdExpiryDate',
   'conditionArguments',

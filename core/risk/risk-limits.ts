@@ -42,12 +42,13 @@ export const riskLimitsSchema = z
      * strategy's. An order passes only as far as it reduces what the position has left after the
      * resting orders on its side (or is reduce-only); the part beyond counts as opening. Algo
      * orders are checked when placed or replaced, as the order their trigger sends; resting ones
-     * are not counted.
+     * that can add to a position count as open orders, as if they fired (reduce-only ones and
+     * attached take-profits and stop-losses, exits, do not).
      */
     maxPositionQty: positiveDecimal
       .optional()
       .describe(
-        "Largest |position| per sym (and leg) in contracts, counting open orders on the same side as if filled: one with a modify in flight (sent before or after the venue acknowledged the order) at the larger of its qty and the modify's, a position close in flight as claiming the whole position. The position is the portfolio's, also for a strategy's own limit, which counts only that strategy's open orders (the global one counts every strategy's). An order that reduces passes only as far as the position is not already claimed by resting orders on its side; the rest counts as opening. Reduce-only orders pass. An algo order is checked when placed or replaced, as the order its trigger sends; resting algo orders are not counted.",
+        "Largest |position| per sym (and leg) in contracts, counting open orders on the same side as if filled: one with a modify in flight (sent before or after the venue acknowledged the order) at the larger of its qty and the modify's, a position close in flight as claiming the whole position. The position is the portfolio's, also for a strategy's own limit, which counts only that strategy's open orders (the global one counts every strategy's). An order that reduces passes only as far as the position is not already claimed by resting orders on its side; the rest counts as opening. Reduce-only orders pass. An algo order is checked when placed or replaced, as the order its trigger sends. Algo orders not triggered yet (and those sent, not answered yet) that are not reduce-only count as open orders of the qty they send, as if they all fired, whichever strategy sent them; reduce-only algo orders and an order's attached take-profit and stop-loss are exits and are not counted.",
       ),
     /** Per-sym overrides of `maxPositionQty`. */
     maxPositionQtyBySym: z
@@ -59,7 +60,7 @@ export const riskLimitsSchema = z
     maxGrossExposure: positiveDecimal
       .optional()
       .describe(
-        "Largest gross exposure in the settlement asset if the order and the open orders that can add to a position filled: the sum over syms of |position| * contractSize * the mark price now, each leg's open buys and sells (at their limit price, a market order at the reference price; one with a modify in flight, acknowledged or not, at the larger of its qty and price and the modify's; the order's own among them) netted against its position the way that makes it largest. The positions are the account's at both levels (under strategies[] too: every sym's, whichever strategy opened it); at the top level every strategy's open orders count, under strategies[] the strategy's own. Orders that reduce pass; a denial says how much of the total the positions are.",
+        "Largest gross exposure in the settlement asset if the order and the open orders that can add to a position filled: the sum over syms of |position| * contractSize * the mark price now, each leg's open buys and sells (at their limit price, a market order at the reference price; one with a modify in flight, acknowledged or not, at the larger of its qty and price and the modify's; the order's own among them; algo orders not triggered yet that are not reduce-only, and not an order's attached take-profit or stop-loss, as the order they send if they fired) netted against its position the way that makes it largest. The positions are the account's at both levels (under strategies[] too: every sym's, whichever strategy opened it); at the top level every strategy's open orders count, under strategies[] the strategy's own. Orders that reduce pass; a denial says how much of the total the positions are.",
       ),
     maxOpenOrders: z
       .number()
@@ -67,7 +68,7 @@ export const riskLimitsSchema = z
       .nonnegative()
       .optional()
       .describe(
-        "Most open orders at once, counting algo orders not triggered yet (and those sent, not answered yet), each of which may put an order on the book (an order's attached take-profit and stop-loss as one: only one of them can fire): the portfolio's at top level, the strategy's own under strategies[]. Checked on new orders and new algo orders.",
+        "Most open orders at once, counting algo orders not triggered yet (and those sent, not answered yet), each of which may put an order on the book (an order's attached take-profit and stop-loss as one: only one of them can fire), and the trailing stops Keel holds and has not fired yet: the portfolio's at top level, the strategy's own under strategies[]. Checked on new orders (trailing stops among them) and new algo orders.",
       ),
     priceBand: z
       .number()
@@ -78,7 +79,7 @@ export const riskLimitsSchema = z
       )
       .optional()
       .describe(
-        'Largest distance of a limit price from the reference price (mid of the last quote, else the last trade, else the last closed bar), as a fraction below 1: 0.05 = 5 %. With no reference yet the order passes; so does a modify or algo replacement that sets no new price.',
+        "Largest distance of a price from what it is judged against, as a fraction below 1: 0.05 = 5 %. A limit price, and a trigger price (an algo order's, an order's take-profit's or stop-loss's), are judged against the reference price (mid of the last quote, else the last trade, else the last closed bar); the limit price that goes with a trigger (a stop-limit's, a take-profit's or stop-loss's) against that trigger price, where it goes live. With no reference yet only the latter are judged; a modify or algo replacement that sets no new price (or trigger) passes.",
       ),
     submitRate: rateLimitSchema
       .optional()

@@ -9,6 +9,12 @@ import type {
   ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
 
+/**
+ * An algo order that may still put an order on the book: one the venue holds open (not triggered
+ * yet), or one sent and not answered yet, as sent with the replaces sent on it since merged in.
+ */
+export type RestingAlgoOrder = AlgoOrder | PlaceAlgoOrderIntent;
+
 /** Which open orders to count: every field given must match. */
 export interface OpenOrderFilter {
   /** Only this strategy's orders. */
@@ -98,6 +104,18 @@ export interface RiskView {
    * take-profit and stop-loss attached to one order counting as one (only one of them can fire).
    */
   countOpenAlgoOrders(strategyId?: string): number;
+  /**
+   * Hands each algo order that may still put an order on the book ({@link RestingAlgoOrder}: the
+   * ones {@link countOpenAlgoOrders} counts, each leg of a tp/sl pair apart), all strategies' or
+   * one strategy's, to `visit`: the position and exposure limits count those that can add to a
+   * position as if they fired.
+   */
+  forEachOpenAlgoOrder(strategyId: string | undefined, visit: (algo: RestingAlgoOrder) => void): void;
+  /**
+   * How many trailing stops Keel holds (emulates) and has not fired yet, all strategies' or one
+   * strategy's: each may put an order on the book when it fires.
+   */
+  countHeldTrailingStops(strategyId?: string): number;
   /** Portfolio equity in the settlement currency. */
   equity(): Dec;
   /**

@@ -33,10 +33,10 @@ export function stricterStatus(a: TradingStatus, b: TradingStatus): TradingStatu
 /**
  * Whether an intent only takes risk off: cancels, closes, repayments, reduce-only or reducing
  * orders, and modifications of an order or replacements of an algo order that itself reduces
- * (without growing it). An order
- * reduces only by what the position has left after every strategy's resting orders on its side
- * (see {@link reducesPosition}), so several sells that each fit a long position alone do not all
- * pass in REDUCING state.
+ * (without growing it). An order or algo
+ * order reduces only by what the position has left after every strategy's resting orders on its
+ * side and algo orders not triggered yet that can add to it (see {@link reducesPosition}), so
+ * several sells or algo sells that each fit a long position alone do not all pass in REDUCING state.
  * @param intent - the intent
  * @param view - the state
  * @returns true when the intent may pass in REDUCING state

@@ -6,6 +6,7 @@ import {
   isFinalOrderState,
   type Order,
   onlyReducesPosition,
+  type PlaceAlgoOrderIntent,
   type PositionMode,
   type PositionSide,
   positionKey,
@@ -35,6 +36,10 @@ export interface FakeRiskView extends RiskView {
   algoOrders: { readonly strategyId: string; readonly algo: AlgoOrder }[];
   /** Algo orders sent and not answered yet, by owner. */
   algosInFlight: string[];
+  /** Algo orders sent and not answered yet, as sent, with their owners (counted as open too). */
+  algosSent: { readonly strategyId: string; readonly intent: PlaceAlgoOrderIntent }[];
+  /** Trailing stops held by Keel, by owner. */
+  trailingStops: string[];
   /** The qty a modify in flight asks for, by the clientOrderId of its order. */
   readonly modifyClaims: Map<string, Dec>;
   /** Signed sizes closes in flight will close, by `sym|positionSide` (any strategy's). */
@@ -75,6 +80,8 @@ export function aRiskView(): FakeRiskView {
     orders: [],
     algoOrders: [],
     algosInFlight: [],
+    algosSent: [],
+    trailingStops: [],
     modifyClaims: new Map(),
     closing: new Map(),
     now: () => view.time,
@@ -100,13 +107,22 @@ export function aRiskView(): FakeRiskView {
         ...view.algoOrders.filter((a) => a.algo.state === 'NEW').map((a) => a.algo),
       ].some((order) => order.sym === sym && order.positionSide === side && !onlyReducesPosition(order)),
     algoOrderByRef: (ref) => view.algoOrders.find((a) => a.algo.clientAlgoOrderId === ref)?.algo,
-    inFlightAlgoOrder: () => undefined,
+    inFlightAlgoOrder: (ref) => view.algosSent.find((a) => a.intent.ref === ref)?.intent,
     inFlightAlgoReplaces: () => [],
     countOpenAlgoOrders: (strategyId) =>
       view.algoOrders.filter(
         (a) => a.algo.state === 'NEW' && (strategyId === undefined || a.strategyId === strategyId),
       ).length +
-      view.algosInFlight.filter((owner) => strategyId === undefined || owner === strategyId).length,
+      view.algosInFlight.filter((owner) => strategyId === undefined || owner === strategyId).length +
+      view.algosSent.filter((a) => strategyId === undefined || a.strategyId === strategyId).length,
+    forEachOpenAlgoOrder: (strategyId, visit) => {
+      for (const { strategyId: owner, algo } of view.algoOrders)
+        if (algo.state === 'NEW' && (strategyId === undefined || owner === strategyId)) visit(algo);
+      for (const { strategyId: owner, intent } of view.algosSent)
+        if (strategyId === undefined || owner === strategyId) visit(intent);
+    },
+    countHeldTrailingStops: (strategyId) =>
+      view.trailingStops.filter((owner) => strategyId === undefined || owner === strategyId).length,
     equity: () => view.equityValue,
     grossExposure: () => view.gross,
     setPosition(sym, qty, side = 'NONE') {

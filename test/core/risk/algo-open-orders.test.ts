@@ -65,4 +65,24 @@ describe('maxOpenOrders and algo orders', () => {
     expect(deniedIntents(result)).toEqual(['placeOrder maxOpenOrders', 'placeOrder maxOpenOrders']);
     expect([...(result.denials ?? [])][1]?.reason).toContain('(1 of them algo orders)');
   });
+
+  it('counts the trailing stops Keel holds: six placed in one hook against maxOpenOrders 2', async () => {
+    const result = await scriptedBacktest(
+      session.path,
+      [
+        (ctx) =>
+          Array.from({ length: 6 }, () =>
+            ctx.order.trailingStop({
+              sym: SYM,
+              side: 'SELL',
+              qty: 0.01,
+              offset: { bps: 500 },
+              reduceOnly: false,
+            }),
+          ),
+      ],
+      { limits: { maxOpenOrders: 2 } },
+    );
+    expect(deniedIntents(result)).toEqual(Array(4).fill('placeOrder maxOpenOrders'));
+  });
 });

@@ -33,11 +33,13 @@ describe('equityQuoteQty', () => {
     expect(reason).toContain('PLACE_ORDER (US equities) carries a whole number of shares only');
   });
 
-  it('passes an equity order with a qty (which wins over a quoteOrderQty sent with it) and a crypto quote order', () => {
-    expectApproved(
+  it('leaves an equity order with both a qty and a quoteOrderQty to orderQty, and passes a crypto quote order', () => {
+    expectDenied(
+      'orderQty',
       aMarketOrder({ sym: AAPL, qty: D(5), quoteOrderQty: D('1000'), timeInForce: 'DAY' }),
       equityView(),
     );
+    expectApproved(aMarketOrder({ sym: AAPL, qty: D(5), timeInForce: 'DAY' }), equityView());
     expectApproved(aMarketOrder({ qty: D(0), quoteOrderQty: D('50') }), aRiskView());
   });
 

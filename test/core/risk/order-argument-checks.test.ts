@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { D, type PlaceOrderIntent } from '../../../core/model/index.ts';
+import { anAlgoOrder } from '../../kit/algo-order-builders.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
+import { aLimitOrder, aMarketOrder, aSellStop } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView, type FakeRiskView } from '../../kit/risk-view-builder.ts';
@@ -76,6 +77,68 @@ describe('PLACE_ORDER argument checks', () => {
     });
     it('passes a quote-sized market order, whose qty is 0', () => {
       expectApproved(aMarketOrder({ qty: D(0), quoteOrderQty: D(100) }), aRiskView());
+    });
+    it('denies a negative, NaN or infinite quoteQty as not a positive number, not as below minSize', () => {
+      const reason = expectDenied(
+        'orderQty',
+        aMarketOrder({ qty: D(0), quoteOrderQty: D(-100) }),
+        aRiskView(),
+      );
+      expect(reason).toContain('quoteQty (quoteOrderQty) must be a positive number, got -100');
+      expectDenied('orderQty', aMarketOrder({ qty: D(0), quoteOrderQty: new D(Number.NaN) }), aRiskView());
+      expectDenied(
+        'orderQty',
+        aMarketOrder({ qty: D(0), quoteOrderQty: new D(Number.POSITIVE_INFINITY) }),
+        aRiskView(),
+      );
+    });
+    it('denies an order that sets both a qty and a quoteQty: the venue does not say which one sizes it', () => {
+      const intent = aMarketOrder({ qty: D('0.001'), quoteOrderQty: D(500000) });
+      const reason = expectDenied('orderQty', intent, aRiskView(), {
+        limits: { maxNotionalPerOrder: 200000 },
+      });
+      expect(reason).toContain('sets both qty 0.001 and quoteQty (quoteOrderQty) 500000');
+    });
+  });
+
+  describe('loanAmount', () => {
+    it('denies a borrow or repay of a zero, negative or NaN amount and passes a positive one', () => {
+      const loan = { ref: 'l', exchange: 'BINANCE', coin: 'USDT' } as const;
+      const reason = expectDenied('loanAmount', { kind: 'borrow', ...loan, amount: D(-5) }, aRiskView());
+      expect(reason).toBe('borrow l: amount must be a positive number, got -5');
+      expectDenied('loanAmount', { kind: 'repay', ...loan, amount: D(0) }, aRiskView());
+      expectDenied('loanAmount', { kind: 'borrow', ...loan, amount: new D(Number.NaN) }, aRiskView());
+      expectApproved({ kind: 'borrow', ...loan, amount: D(5) }, aRiskView());
+    });
+  });
+
+  describe('orderPrice of trigger prices', () => {
+    it('denies an algo order whose triggerPrice is not a positive number, or whose price is negative', () => {
+      const reason = expectDenied('orderPrice', aSellStop({ triggerPrice: D(-1) }), aRiskView());
+      expect(reason).toBe('placeAlgoOrder sl: triggerPrice must be a positive number, got -1');
+      expectDenied('orderPrice', aSellStop({ triggerPrice: D(0) }), aRiskView());
+      expectDenied('orderPrice', aSellStop({ triggerPrice: new D(Number.NaN) }), aRiskView());
+      expect(expectDenied('orderPrice', aSellStop({ price: D(-89) }), aRiskView())).toContain(
+        'price must be 0 (market) or a positive number, got -89',
+      );
+      expectApproved(aSellStop({ price: D(89) }), aRiskView());
+    });
+    it('denies a replacement that sets a triggerPrice that is not a positive number', () => {
+      const view = aRiskView();
+      view.algoOrders = [{ strategyId: 's1', algo: anAlgoOrder() }];
+      const replace = {
+        kind: 'replaceAlgoOrder',
+        ref: 'r',
+        target: 'algo-1',
+        sym: 'BINANCE_PERP_BTC_USDT',
+      } as const;
+      expectDenied('orderPrice', { ...replace, triggerPrice: D(-1) }, view);
+      expectApproved({ ...replace, triggerPrice: D(91) }, view);
+    });
+    it('denies an order whose take-profit or stop-loss trigger is not a positive number', () => {
+      const sl = { triggerPrice: D(-90), triggerType: 'LastPrice', price: D(0) } as const;
+      const reason = expectDenied('orderPrice', aLimitOrder({ sl }), aRiskView());
+      expect(reason).toContain('sl triggerPrice must be a positive number, got -90');
     });
   });
 

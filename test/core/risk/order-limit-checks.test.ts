@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { D } from '../../../core/model/index.ts';
-import { priceBandCheck } from '../../../core/risk/index.ts';
-import { aLimitOrder, aSellStop } from '../../kit/intent-builders.ts';
+import { D, type TpSl } from '../../../core/model/index.ts';
+import { priceBandCheck, RiskGate } from '../../../core/risk/index.ts';
+import { anAlgoOrder } from '../../kit/algo-order-builders.ts';
+import { aLimitOrder, aSellStop, from } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
@@ -35,6 +36,16 @@ describe('order limits', () => {
       expectDenied('maxOpenOrders', aSellStop(), view, limits);
       view.algosInFlight = ['other'];
       expectApproved(aSellStop(), view, limits);
+    });
+    it('counts the trailing stops Keel holds, a trailing stop being placed among the orders', () => {
+      const view = aRiskView();
+      view.trailingStops = ['s1', 's1'];
+      const limits = { strategies: { s1: { maxOpenOrders: 2 } } };
+      const reason = expectDenied('maxOpenOrders', aLimitOrder(), view, limits);
+      expect(reason).toContain('strategy s1 has 2 open orders (of them: trailing stops held by Keel 2)');
+      view.trailingStops = ['s1', 'other'];
+      expectApproved(aLimitOrder(), view, limits);
+      expectDenied('maxOpenOrders', aLimitOrder(), view, { limits: { maxOpenOrders: 2 } });
     });
     it("passes when only other strategies' orders are open", () => {
       const view = aRiskView();
@@ -101,6 +112,94 @@ describe('order limits', () => {
         view,
         limits,
       );
+    });
+
+    describe('trigger prices and the limit prices that go with them', () => {
+      // Reference 100, band 5 %.
+      const limits = { limits: { priceBand: 0.05 } };
+      /** A stop-loss of a long, 0.1 % past its trigger, as an attachment of a limit BUY at 100. */
+      const slOf = (trigger: string, price: string): TpSl => ({
+        triggerPrice: D(trigger),
+        triggerType: 'LastPrice',
+        price: D(price),
+      });
+
+      it("judges a stop-limit algo order's limit against its trigger, not against the reference", () => {
+        // Limit 94.9 is 5.1 % from the reference but 1.15 % from its trigger 96.
+        expectApproved(aSellStop({ triggerPrice: D('96'), price: D('94.9') }), aRiskView(), limits);
+        const reason = expectDenied(
+          'priceBand',
+          aSellStop({ triggerPrice: D('96'), price: D('90') }),
+          aRiskView(),
+          limits,
+        );
+        expect(reason).toBe(
+          'placeAlgoOrder sl: price 90 is 6.25 % from its trigger price 96, outside the 5.00 % band',
+        );
+      });
+
+      it('judges a trigger price against the reference: a GTE BUY trigger 50 % above it is a fat finger', () => {
+        const fat = aSellStop({
+          side: 'BUY',
+          conditionType: 'GTE',
+          triggerPrice: D('150'),
+          reduceOnly: false,
+        });
+        const reason = expectDenied('priceBand', fat, aRiskView(), limits);
+        expect(reason).toBe(
+          'placeAlgoOrder sl: triggerPrice 150 is 50.00 % from the reference 100, outside the 5.00 % band',
+        );
+      });
+
+      it("judges an attachment's trigger against the reference and its limit against its trigger", () => {
+        expectApproved(aLimitOrder({ sl: slOf('96', '94.9') }), aRiskView(), limits);
+        expect(
+          expectDenied('priceBand', aLimitOrder({ sl: slOf('93', '92.9') }), aRiskView(), limits),
+        ).toContain('sl triggerPrice 93 is 7.00 % from the reference 100');
+        const tp = { ...slOf('104', '98'), triggerType: 'MarkPrice' } as const;
+        expect(expectDenied('priceBand', aLimitOrder({ tp }), aRiskView(), limits)).toContain(
+          'tp price 98 is 5.77 % from its trigger price 104',
+        );
+      });
+
+      it('judges a replacement that moves the trigger with the limit price it keeps', () => {
+        const view = aRiskView();
+        view.algoOrders = [
+          { strategyId: 's1', algo: anAlgoOrder({ triggerPrice: D('96'), price: D('95') }) },
+        ];
+        const replace = {
+          kind: 'replaceAlgoOrder',
+          ref: 'r',
+          target: 'algo-1',
+          sym: 'BINANCE_PERP_BTC_USDT',
+        } as const;
+        expectApproved({ ...replace, qty: D('0.5') }, view, limits);
+        expectApproved({ ...replace, triggerPrice: D('97') }, view, limits);
+        expectDenied('priceBand', { ...replace, triggerPrice: D('90') }, view, limits);
+        expectDenied('priceBand', { ...replace, price: D('85') }, view, limits);
+      });
+
+      // Triggers under the entry at 101, so the stop-loss is on its side (tpSlSide).
+      it('property: an exit gets the same verdict as an algo order and as an attachment', () => {
+        fc.assert(
+          fc.property(fc.integer({ min: 850, max: 1005 }), fc.integer({ min: 850, max: 1150 }), (t, p) => {
+            const trigger = D(t).div(10);
+            const price = D(p).div(10);
+            const gate = new RiskGate(limits);
+            const algo = gate.evaluate(
+              from(aSellStop({ triggerPrice: trigger, price, qty: D('0.1') })),
+              aRiskView(),
+            );
+            const sl = { triggerPrice: trigger, triggerType: 'LastPrice', price } as const;
+            const attached = gate.evaluate(
+              from(aLimitOrder({ price: D('101'), qty: D('0.1'), sl })),
+              aRiskView(),
+            );
+            const verdict = (d: typeof algo) => (d.kind === 'denied' ? d.check === 'priceBand' : false);
+            expect(verdict(algo)).toBe(verdict(attached));
+          }),
+        );
+      });
     });
   });
 });
