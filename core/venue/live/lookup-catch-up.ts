@@ -5,8 +5,8 @@ import { type LocalTradingView, orderNameOf } from './local-trading-view.ts';
 
 /**
  * Keel's choice for `venue.reconcileEveryMs` (the execution client alone reconciles periodically
- * only when asked to, `LiveExecutionOptions.reconcileEveryMs`): 30 s. A reconciliation while connected costs five
- * REST reads; every 30 s that bounds how long a User Data push the venue lost without closing the
+ * only when asked to, `LiveExecutionOptions.reconcileEveryMs`): 30 s. A reconciliation while
+ * connected costs a handful of REST reads; every 30 s that bounds how long a User Data push the venue lost without closing the
  * socket (an order's fill, its amendment) goes unseen, and stays within the execution catch-up's
  * 60 s look-back (`DEFAULT_EXECUTION_CATCH_UP.marginMs`), so the lost fills are among those it lists.
  */
@@ -32,7 +32,7 @@ export interface LookupCatchUpOptions {
  * - an order the venue answers a lookup with (after a lost ack, a modify or cancel refused as
  *   already final, a command without answer) executed further than Keel's view holds it, or
  *   final while the view holds it open, asks for a reconciliation, which fetches the executions
- *   missed (`executions/pageable`) and reports them before the order's state;
+ *   missed (`executions/pageable`) and reports them, and the order's state, to every listener;
  * - a reconciliation runs every `everyMs` while the private stream is reconciled, so a push lost
  *   on an order nobody looks up (a quote filled while the socket stayed up) is caught up too.
  */
@@ -57,10 +57,9 @@ export class LookupCatchUp {
   /**
    * A lookup answered: a reconciliation is asked for when the venue's order is ahead of the view.
    * @param found - the venue's order; undefined when it does not know it
-   * @param known - the view's order as it was when the lookup was sent (default: as it is now)
    */
-  answered(found: Order | undefined, known: Order | undefined = this.known(found)): void {
-    if (found === undefined || !aheadOf(found, known)) return;
+  answered(found: Order | undefined): void {
+    if (found === undefined || !aheadOf(found, this.options.view.openOrder(found))) return;
     this.options.logger.warn(
       {
         clientOrderId: found.clientOrderId,
@@ -71,14 +70,6 @@ export class LookupCatchUp {
       `the venue shows order ${orderNameOf(found)} ${found.orderState}, executed ${found.executedQty.toString()}, beyond what its pushes told Keel (one was lost): reconciling to fetch its fills and state`,
     );
     this.options.reconcile();
-  }
-
-  /**
-   * @param order - an order to be looked up
-   * @returns the view's open order of that reference, if any
-   */
-  known(order: Pick<Order, 'clientOrderId' | 'orderId'> | undefined): Order | undefined {
-    return order === undefined ? undefined : this.options.view.openOrder(order);
   }
 
   private schedule(): void {
