@@ -73,6 +73,11 @@ interface MarketMakerState {
   qty: { readonly lots: number; readonly value: Dec } | undefined;
   /** The market stream is down (live and paper): the quotes were pulled and none is made until it is back. */
   marketDown: boolean;
+  /**
+   * The private stream dropped and is not reconciled yet (live and paper): the quotes were pulled
+   * (a fill would go unseen, and every modify would be denied) and none is made until it is.
+   */
+  privateDown: boolean;
 }
 
 /** How many quote prices a generation of {@link priceAt}'s holds before the next one starts. */
@@ -266,8 +271,10 @@ function requote(ctx: Ctx, quote: QuoteEvent): void {
  * (reduce-only, at most that leg's size) and opens its own leg only when none is held, so the
  * inventory stays on one leg as in NET mode (`ctx.order.legs`); a quote left on the wrong leg by a
  * fill is cancelled and placed anew. One request per side is in flight at a time. Cancels its
- * quotes on stop, and when the market stream goes down in a live or paper session (its prices are
- * stale then); quotes again on the first BBO after the stream is back. Restarted, it takes back the
+ * quotes on stop, and in a live or paper session when the market stream goes down (its prices are
+ * stale then) or the private stream does (a fill would go unseen and every modify be denied; the
+ * cancel goes over REST); quotes again on the first BBO once the market stream is back and the
+ * private stream reconciled. Restarted, it takes back the
  * quotes its earlier run left (one per side).
  * @example
  * { id: 'mm1', strategy: marketMaker, params: { sym: 'BINANCE_PERP_BTC_USDT', qty: 0.01, maxPosition: 0.05 } }
@@ -290,6 +297,7 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     olderPrices: new Map(),
     qty: undefined,
     marketDown: false,
+    privateDown: false,
   }),
   onStart: (ctx) => {
     const spec = ctx.instrument(ctx.params.sym);
@@ -304,13 +312,15 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     return adoptQuotes(ctx);
   },
   onQuote: (ctx, quote) => {
-    if (ctx.state.marketDown) return;
+    if (ctx.state.marketDown || ctx.state.privateDown) return;
     if (quote.sym === ctx.params.sym && quote.bid > 0 && quote.bid < quote.ask) requote(ctx, quote);
   },
   onVenueStatus: (ctx, status) => {
-    if (status.stream !== 'market') return undefined;
-    ctx.state.marketDown = status.state === 'down';
-    return ctx.state.marketDown && ctx.openOrders(ctx.params.sym).length > 0
+    const wasDown = ctx.state.marketDown || ctx.state.privateDown;
+    if (status.stream === 'market') ctx.state.marketDown = status.state === 'down';
+    else ctx.state.privateDown = status.state !== 'reconciled';
+    const down = ctx.state.marketDown || ctx.state.privateDown;
+    return down && !wasDown && ctx.openOrders(ctx.params.sym).length > 0
       ? ctx.order.cancelMany({ sym: ctx.params.sym })
       : undefined;
   },

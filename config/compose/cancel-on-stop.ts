@@ -1,6 +1,13 @@
 import type { Observable } from 'rxjs';
 import { type Kernel, monotonicNow, UnprotectiveOrders } from '../../core/kernel/index.ts';
-import type { AlgoOrder, Intent, Order, PositionSide, UserEvent } from '../../core/model/index.ts';
+import {
+  type AlgoOrder,
+  type Intent,
+  isFinalOrderState,
+  type Order,
+  type PositionSide,
+  type UserEvent,
+} from '../../core/model/index.ts';
 import type { InFlightCommand } from './in-flight-commands.ts';
 import type { RunMetrics } from './run-metrics.ts';
 
@@ -9,6 +16,12 @@ export interface StopExecution {
   submit(command: never): void;
   /** The venue's User Data: answers to the algo cancels (the venue pushes no algo updates). */
   readonly events: Observable<UserEvent>;
+  /**
+   * Looks an order up at the venue (undefined when it does not know it): an order a cancel left
+   * open is asked after, since the cancel may have found it already final (a fill whose push was
+   * lost). Without it, such an order is only cancelled again.
+   */
+  lookupOrder?(sym: string, clientOrderId: string): Promise<Order | undefined>;
 }
 
 /** The time a stopping session's cancels are paced by: a monotonic clock, unless a test gives its own. */
@@ -93,7 +106,10 @@ export async function awaitInFlightOnStop(
  * a venue that cannot be reached for a moment does not leave orders working. Commands still in
  * flight are waited for within the same time, and an order or algo order they turn out to have
  * placed is cancelled like the others. Which orders protect an open leg is judged at each
- * attempt, on the kernel's positions then.
+ * attempt, on the kernel's positions then. An order still open after an attempt is looked up once
+ * (when `execution.lookupOrder` is given) while the cancels go again: a cancel the venue
+ * accepted without naming it (`{"orderIds":[]}`: nothing to cancel) or refused as not found may
+ * have met it already final, a fill or cancel whose push was lost; the venue's final word ends it.
  * @param kernel - the stopped kernel (its state lists the open algo orders and the positions)
  * @param gate - the session's risk gate
  * @param execution - where approved commands go, and its User Data
@@ -112,7 +128,25 @@ export async function cancelOpenOrdersOnStop(
 ): Promise<StopCancelOutcome> {
   const { inFlight, keepProtective } = record;
   const judge = new UnprotectiveOrders((sym, leg) => kernel.state.positionQty(sym, leg));
-  const allOpenOrders = record.openOrders;
+  // Orders a lookup found final at the venue, and those looked up (once each).
+  const endedAtVenue = new Set<string>();
+  const lookedUp = new Set<string>();
+  const allOpenOrders = () => record.openOrders().filter((o) => !endedAtVenue.has(o.clientOrderId));
+  const lookUpStillOpen = (): void => {
+    const lookupOrder = execution.lookupOrder?.bind(execution);
+    if (lookupOrder === undefined) return;
+    for (const order of allOpenOrders()) {
+      if (lookedUp.has(order.clientOrderId)) continue;
+      lookedUp.add(order.clientOrderId);
+      lookupOrder(order.sym, order.clientOrderId).then(
+        (found) => {
+          if (found !== undefined && isFinalOrderState(found.orderState))
+            endedAtVenue.add(order.clientOrderId);
+        },
+        () => undefined,
+      );
+    }
+  };
   // With keepProtective the protective orders of an open leg stay; every other order is cancelled.
   const openOrders = () => (keepProtective ? allOpenOrders().filter((o) => judge.order(o)) : allOpenOrders());
   // Algo orders the venue said are gone (an update that is no longer NEW, or its refusal of the cancel).
@@ -144,6 +178,7 @@ export async function cancelOpenOrdersOnStop(
       await clock.sleep(POLL_MS);
       continue;
     }
+    if (attempts > 0) lookUpStillOpen();
     attempts++;
     const suffix = attempts === 1 ? '' : `-${attempts}`;
     const toCancel = openOrders();

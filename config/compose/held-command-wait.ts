@@ -15,3 +15,18 @@ export function heldCommandWaitOf(
   const heldCommandWaitMs = config.venue?.heldCommandWaitMs;
   return heldCommandWaitMs === undefined ? {} : { heldCommandWaitMs };
 }
+
+/**
+ * How often a session reconciles while its private stream is up, so a User Data push the venue
+ * lost without closing the socket is caught up: `venue.reconcileEveryMs` in live mode (and paper
+ * mode on an external venue); none when the run has no venue section (the embedded paper venue
+ * loses no push).
+ * @param config - the run's config
+ * @returns the createLiveVenue option, or nothing
+ */
+export function reconcileEveryOf(
+  config: Pick<KeelConfig, 'venue'>,
+): Pick<LiveVenueOptions, 'reconcileEveryMs'> {
+  const reconcileEveryMs = config.venue?.reconcileEveryMs;
+  return reconcileEveryMs === undefined ? {} : { reconcileEveryMs };
+}

@@ -8,7 +8,7 @@ import {
   type RawVenueMessage,
   RestMutationLedger,
 } from '../../core/venue/index.ts';
-import { heldCommandWaitOf } from './held-command-wait.ts';
+import { heldCommandWaitOf, reconcileEveryOf } from './held-command-wait.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { LOCKSTEP_PRIVATE_WAIT_MS, lockstepPrivateGate } from './lockstep-private-gate.ts';
 import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
@@ -122,6 +122,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     ...privateRequestTimeoutOf(options.config),
     ...wsOpenTimeoutOf(options.config),
     ...heldCommandWaitOf(options.config),
+    ...reconcileEveryOf(options.config),
     ...(input.tradingStopped === undefined ? {} : { tradingStopped: input.tradingStopped }),
     ...restRateLimitOf(options.config),
     ...signatureArraysOf(options.config),

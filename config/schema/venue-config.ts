@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { Secret } from '../../core/model/index.ts';
-import { ARRAY_ENCODINGS, DEFAULT_HEARTBEAT, DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/venue/index.ts';
+import {
+  ARRAY_ENCODINGS,
+  DEFAULT_HEARTBEAT,
+  DEFAULT_RECONCILE_EVERY_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../../core/venue/index.ts';
 import { hasUserinfo } from './venue-url.ts';
 
 /** Path of the private (User Data and order entry) WebSocket, per public venue docs. */
@@ -40,6 +45,12 @@ const WS_OPEN_TIMEOUT_RULE = 'must be a whole number of ms from 1000 (1 s) to 12
  * kill switch's cancel of an order whose ack was lost is kept off the venue for minutes.
  */
 const HELD_COMMAND_WAIT_RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
+
+/**
+ * The bounds of `venue.reconcileEveryMs`: below 1 s the REST reads would crowd the rate limit;
+ * above 60 s a lost fill may fall out of the execution catch-up's 60 s look-back.
+ */
+const RECONCILE_EVERY_RULE = 'must be 0 (none) or a whole number of ms from 1000 (1 s) to 60000 (1 min)';
 
 /**
  * The bounds of `venue.privatePingMs`: the venue closes a private connection idle for 30 s, so a
@@ -204,6 +215,16 @@ export const venueConfigSchema = z
       .optional()
       .describe(
         "How long a modify or cancel of an order whose place the venue has not answered waits for that answer (or the lookups' verdict on a lost ack) before it is sent anyway and logged at warn, ms. Default: twice privateRequestTimeoutMs, at least 10000 and at most 60000 (Keel's choice: a late ack still comes first, while a kill switch's cancel is not kept off the venue for the lookups' 30 s).",
+      ),
+    reconcileEveryMs: z
+      .number()
+      .int()
+      .min(0, { error: RECONCILE_EVERY_RULE })
+      .max(60_000, { error: RECONCILE_EVERY_RULE })
+      .refine((ms) => ms === 0 || ms >= 1_000, { error: RECONCILE_EVERY_RULE })
+      .default(DEFAULT_RECONCILE_EVERY_MS)
+      .describe(
+        "How often Keel reconciles while the private stream is up, ms; 0 for never: the venue's open orders, positions and account are read and the executions of the last minute listed, so a User Data push the venue lost without closing the socket (a fill, an order's new state) is caught up within this period (Keel's choice: 30000; Hummingbot polls order status, NautilusTrader checks open orders, for the same reason). A lookup whose answer shows an order further than Keel knew it reconciles at once whatever this says.",
       ),
   })
   .transform((venue) => ({

@@ -25,6 +25,7 @@ export { LiveExecutionClient } from './live/live-execution-client.ts';
 export type { LiveExecutionOptions } from './live/live-execution-options.ts';
 export type { LiveVenue, LiveVenueOptions, RawVenueMessage } from './live/live-venue.ts';
 export { createLiveVenue } from './live/live-venue.ts';
+export { DEFAULT_RECONCILE_EVERY_MS } from './live/lookup-catch-up.ts';
 // Wire <-> model mapping.
 export { orderFromWire, orderToWire, placeOrderBodyFromIntent } from './mapping/order-mapping.ts';
 export { placeOrderArgsFromIntent } from './mapping/place-order-args-mapping.ts';

@@ -46,12 +46,13 @@ export interface ScriptedVenueClient {
  * time, lookups of unacked or unlisted orders 200 ms apart, no REST retries unless asked for. The
  * first reconciliation is done when this resolves.
  * @param init - the venue's state at start (the rest empty)
- * @param opts - `defaultRestRetry`: the REST client's default retry policy (3 retries of a GET)
+ * @param opts - `defaultRestRetry`: the REST client's default retry policy (3 retries of a GET);
+ *   `reconcileEveryMs`: the client's periodic reconciliation (default none)
  * @returns the client; stop it in afterEach
  */
 export async function liveClientOnScriptedVenue(
   init: Partial<ScriptedVenueState> = {},
-  opts: { readonly defaultRestRetry?: boolean } = {},
+  opts: { readonly defaultRestRetry?: boolean; readonly reconcileEveryMs?: number } = {},
 ): Promise<ScriptedVenueClient> {
   const state: ScriptedVenueState = {
     openOrders: [],
@@ -72,6 +73,7 @@ export async function liveClientOnScriptedVenue(
     brokerClientId: 'acct-1',
     lookupSpacingMs: 200,
     ...(opts.defaultRestRetry === true ? { defaultRestRetry: true } : {}),
+    ...(opts.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: opts.reconcileEveryMs }),
   });
   return {
     http,

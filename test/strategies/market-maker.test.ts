@@ -148,9 +148,6 @@ describe('market-maker strategy', () => {
     const status = new Subject<VenueStatus>();
     const rig = await aMarketMaker({}, { venueStatus: status });
     rig.push(aQuote(1000, 100, 5, 100.2, 5));
-    status.next({ stream: 'private', state: 'down', ts: 1001 });
-    status.next({ stream: 'private', state: 'reconciled', ts: 1002 });
-    expect(rig.sentOf('cancelOrders')).toEqual([]);
     status.next({ stream: 'market', state: 'down', ts: 1003, reason: 'went silent' });
     rig.advance(1004);
     expect(rig.sentOf('cancelOrders').map((c) => c.sym)).toEqual([BTC]);
@@ -166,6 +163,33 @@ describe('market-maker strategy', () => {
         .slice(2),
     ).toEqual(['BUY 100.9', 'SELL 101.3']);
     expect(await rig.venueOrders()).toHaveLength(2);
+    expect(rig.denials).toEqual([]);
+    expect(rig.faults).toEqual([]);
+  });
+
+  it('pulls its quotes when the private stream goes down, sends nothing while it is down or not reconciled, and quotes again once it is', async () => {
+    const status = new Subject<VenueStatus>();
+    const rig = await aMarketMaker({}, { venueStatus: status });
+    rig.push(aQuote(1000, 100, 5, 100.2, 5));
+    expect(await rig.venueOrders()).toHaveLength(2);
+    status.next({ stream: 'private', state: 'down', ts: 1001, reason: 'closed with code 1006' });
+    rig.advance(1002);
+    expect(rig.sentOf('cancelOrders').map((c) => c.sym)).toEqual([BTC]);
+    expect(await rig.venueOrders()).toEqual([]);
+    rig.push(aQuote(1003, 101, 5, 101.2, 5));
+    status.next({ stream: 'private', state: 'up', ts: 1004 });
+    rig.push(aQuote(1005, 101.5, 5, 101.7, 5));
+    expect(rig.sentOf('placeOrder')).toHaveLength(2);
+    expect(rig.sentOf('modifyOrder')).toEqual([]);
+    status.next({ stream: 'private', state: 'reconciled', ts: 1006 });
+    rig.push(aQuote(1007, 101, 5, 101.2, 5)); // mid 101.1
+    expect(
+      rig
+        .sentOf('placeOrder')
+        .map((p) => `${p.side} ${p.price?.toFixed(1)}`)
+        .slice(2),
+    ).toEqual(['BUY 100.9', 'SELL 101.3']);
+    expect(rig.sentOf('cancelOrders')).toHaveLength(1);
     expect(rig.denials).toEqual([]);
     expect(rig.faults).toEqual([]);
   });

@@ -31,6 +31,7 @@ import { intentLogFields } from './intent-log-fields.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LoanReadOrder } from './loan-read-order.ts';
 import { LocalTradingView } from './local-trading-view.ts';
+import { LookupCatchUp } from './lookup-catch-up.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { ModifiesHeldForLookups } from './modifies-held-for-lookups.ts';
@@ -116,6 +117,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly subscriptions: Subscription[] = [];
   private readonly catchUp: ExecutionCatchUp;
   private readonly reconciliations: ReconciliationRuns;
+  /** Lookups' answers ahead of the view, and the periodic reconciliation, reconcile. */
+  private readonly lookupCatchUp: LookupCatchUp;
   /** The reconciliation after the first login, which {@link LiveExecutionClient.start} awaits. */
   private firstReconciliation: Promise<void> | undefined;
   /** References of the orders placed while the executions on the venue were not yet noted. */
@@ -175,7 +178,7 @@ export class LiveExecutionClient implements ExecutionPort {
       policy: lookups,
       timer: venueTimer,
       stampNow: this.eventNow,
-      lookupOrder: (order) => this.lookupOrder(order.sym, order.clientOrderId, order.orderId),
+      lookupOrder: (order) => this.lookUpOnly(order.sym, order.clientOrderId, order.orderId),
       lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
       emit: (event) => this.emit(event),
       forgotten: (warning) => this.warnForgotten(warning),
@@ -184,7 +187,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.fillsWithoutOrder = new FillsWithoutOrder({
       timer: venueTimer,
       stampNow: this.eventNow,
-      lookupOrder: (fill) => this.lookupOrder(fill.sym, fill.clientOrderId, fill.orderId),
+      lookupOrder: (fill) => this.lookUpOnly(fill.sym, fill.clientOrderId, fill.orderId),
       emit: (event) => this.emit(event),
       unowned: (warning) => this.warnUnownedFill(warning),
       attempts: lookups.minNotFound,
@@ -216,7 +219,7 @@ export class LiveExecutionClient implements ExecutionPort {
       view: this.localView,
       catchUp: this.catchUp,
       snapshot: () => this.snapshot(),
-      lookupOrder: (sym, clientOrderId, orderId) => this.lookupOrder(sym, clientOrderId, orderId),
+      lookupOrder: (sym, clientOrderId, orderId) => this.lookUpOnly(sym, clientOrderId, orderId),
       lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
       keepUnknownOpen: (unknown) => this.unknownOrders.keepOpen(unknown),
       emitCorrection: (event) => this.emit(event, 'correction'),
@@ -228,6 +231,14 @@ export class LiveExecutionClient implements ExecutionPort {
       leftOutExecutions: (warning) => this.warnLeftOutExecutions(warning),
       timer: this.timer,
       retry: { ...DEFAULT_RECONCILIATION_RETRY, ...options.reconciliationRetry },
+      logger: this.logger,
+    });
+    this.lookupCatchUp = new LookupCatchUp({
+      view: this.localView,
+      reconcile: () => this.reconciliations.request().catch(() => undefined),
+      reconciled: () => this.privateStatus.current === 'reconciled',
+      timer: this.timer,
+      everyMs: options.reconcileEveryMs ?? 0,
       logger: this.logger,
     });
     this.subscriptions.push(
@@ -324,6 +335,7 @@ export class LiveExecutionClient implements ExecutionPort {
     await this.options.ws.connect();
     if (this.stopped) throw new ClientClosedError('execution client');
     await (this.firstReconciliation ?? this.reconciliations.request());
+    this.lookupCatchUp.start();
   }
 
   /**
@@ -337,6 +349,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.commandOrder.stop();
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.reconciliations.stop();
+    this.lookupCatchUp.stop();
     this.placement.stop();
     this.heldActions.stop();
     this.modifiesHeld.stop();
@@ -598,6 +611,9 @@ export class LiveExecutionClient implements ExecutionPort {
 
   /**
    * Looks an order up by its clientOrderId, by its orderId when it has none (`order-lookup.ts`).
+   * An answer ahead of what the client's events told (final while held open, or executed
+   * further: a push was lost) runs a reconciliation, which reports the fills missed and the
+   * order's state (see {@link LookupCatchUp}).
    * @param sym - the order's sym
    * @param clientOrderId - the reference the order was sent with; '' for none
    * @param orderId - the venue's id, when known
@@ -605,7 +621,14 @@ export class LiveExecutionClient implements ExecutionPort {
    * @throws LastingLookupFailure when asking again will not help (logged at error); the REST
    *   client's error for a failure that may pass
    */
-  lookupOrder(sym: string, clientOrderId: string, orderId?: string): Promise<Order | undefined> {
+  async lookupOrder(sym: string, clientOrderId: string, orderId?: string): Promise<Order | undefined> {
+    const found = await this.lookUpOnly(sym, clientOrderId, orderId);
+    if (!this.stopped) this.lookupCatchUp.answered(found);
+    return found;
+  }
+
+  /** {@link lookupOrder} without catching up: for the lookups whose answers are reported as they are. */
+  private lookUpOnly(sym: string, clientOrderId: string, orderId?: string): Promise<Order | undefined> {
     return lookUpOrder(this.options.rest, { sym, clientOrderId, orderId }, this.logger);
   }
 

@@ -64,6 +64,12 @@ export interface LiveExecutionOptions {
    */
   readonly reconciliationRetry?: Partial<ReconciliationRetryPolicy>;
   /**
+   * Period of the reconciliation run while the private stream is up and reconciled, ms, so a User
+   * Data push the venue lost without closing the socket is caught up within it; 0 for none.
+   * Default: none (a session passes `venue.reconcileEveryMs`).
+   */
+  readonly reconcileEveryMs?: number;
+  /**
    * What keeps trading stopped once a reconciliation finished (e.g. `HALTED (kill switch: daily
    * loss limit)`), named in its log line instead of "trading resumes"; undefined while nothing
    * does. Default: nothing does. A session passes its risk gate's status.

@@ -52,6 +52,11 @@ export interface LiveVenueOptions {
    */
   readonly heldCommandWaitMs?: number;
   /**
+   * Period of the reconciliation while the private stream is reconciled, ms; 0 for none (see
+   * `LiveExecutionOptions.reconcileEveryMs`). Default: none.
+   */
+  readonly reconcileEveryMs?: number;
+  /**
    * What keeps trading stopped once a reconciliation finished, for its log line (see
    * `LiveExecutionOptions.tradingStopped`). Default: nothing does.
    */
@@ -209,6 +214,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     ...(options.brokerClientId === undefined ? {} : { brokerClientId: options.brokerClientId }),
     ...(options.heldCommandWaitMs === undefined ? {} : { heldCommandWaitMs: options.heldCommandWaitMs }),
     ...(options.tradingStopped === undefined ? {} : { tradingStopped: options.tradingStopped }),
+    ...(options.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: options.reconcileEveryMs }),
   });
   return {
     rest,

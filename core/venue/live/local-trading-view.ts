@@ -141,6 +141,14 @@ export class LocalTradingView {
     for (const [id, at] of this.executions) if (at < ts) this.executions.delete(id);
   }
 
+  /**
+   * @param order - an order's references
+   * @returns the view's open order of those references; undefined when it holds none open
+   */
+  openOrder(order: Pick<Order, 'clientOrderId' | 'orderId'>): Order | undefined {
+    return this.believedOpen.get(openOrderKey(order));
+  }
+
   /** The view as reconciliation takes it. @returns copies of the open orders, positions, assets, open algo orders, seen execution ids and loans */
   state(): LocalTradingState {
     return {

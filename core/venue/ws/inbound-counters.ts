@@ -22,7 +22,11 @@ export interface InboundCounters {
    * whose other entries were delivered (or of a REST page decoded entry by entry).
    */
   malformed: number;
-  /** Well-formed frames of a kind Keel does not expect (unknown channel or event). */
+  /**
+   * Well-formed frames of a kind Keel does not expect (unknown channel or event); on the market
+   * socket also a BBO of a sym not subscribed to (dropped) and a crossed BBO, bid above ask
+   * (delivered all the same, counted here instead of under `pushes`).
+   */
   unexpected: number;
 }
 

@@ -13,6 +13,7 @@ import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import type { ReconnectPolicy } from './private-ws-options.ts';
 import { RepeatedProblemLog } from './repeated-problem-log.ts';
 import { StreamStatus } from './stream-status.ts';
+import { unexpectedQuote } from './unexpected-quotes.ts';
 import { ClientClosedError } from './ws-errors.ts';
 
 /** One market-data subscription: a channel of a sym (KLINE also takes an interval). */
@@ -108,6 +109,10 @@ export class MarketDataClient {
   private readonly logger: Logger;
   /** Malformed frames: the first of each problem logged, the repeats summarized. */
   private readonly malformedLog: RepeatedProblemLog;
+  /** BBOs of a sym not subscribed to, or crossed: the first of each kind logged, the repeats summarized. */
+  private readonly unexpectedLog: RepeatedProblemLog;
+  /** The syms of the subscriptions, read on every BBO. */
+  private subscribedSyms = new Set<string>();
   private socket: WebSocket | undefined;
   private closing = false;
   private attempt = 0;
@@ -130,6 +135,7 @@ export class MarketDataClient {
     this.eventNow = options.eventClock ?? (() => serverClock.now());
     this.streamStatus = new StreamStatus('market', this.eventNow);
     this.malformedLog = new RepeatedProblemLog(this.logger, this.timer, 'malformed market-data frame');
+    this.unexpectedLog = new RepeatedProblemLog(this.logger, this.timer, 'unexpected market-data frame');
     this.heartbeat = new Heartbeat(
       this.timer,
       {
@@ -185,6 +191,7 @@ export class MarketDataClient {
    */
   subscribeAll(subs: readonly MarketSubscription[]): void {
     for (const sub of subs) this.subscriptions.set(keyOf(sub), sub);
+    this.subscribedSyms = new Set([...this.subscriptions.values()].map((s) => s.sym));
     this.sendControl('subscribe', subs);
   }
 
@@ -194,6 +201,7 @@ export class MarketDataClient {
    */
   unsubscribe(sub: MarketSubscription): void {
     this.subscriptions.delete(keyOf(sub));
+    this.subscribedSyms = new Set([...this.subscriptions.values()].map((s) => s.sym));
     this.sendControl('unsubscribe', [sub]);
   }
 
@@ -206,6 +214,7 @@ export class MarketDataClient {
   async close(withinMs?: number): Promise<void> {
     this.closing = true;
     this.malformedLog.flush();
+    this.unexpectedLog.flush();
     this.cancelReconnect();
     this.heartbeat.stop();
     const socket = this.socket;
@@ -331,10 +340,17 @@ export class MarketDataClient {
     this.options.onRaw?.({ source: 'market', text, recvTs });
     const frame = classifyMarketFrame(text, recvTs);
     switch (frame.kind) {
-      case 'event':
-        this.counters.pushes++;
+      case 'event': {
+        const unexpected = unexpectedQuote(frame.event, (sym) => this.subscribedSyms.has(sym));
+        if (unexpected === undefined) this.counters.pushes++;
+        else {
+          this.counters.unexpected++;
+          this.unexpectedLog.report(unexpected.problem);
+          if (unexpected.drop) return;
+        }
         this.subject.next(frame.event);
         return;
+      }
       case 'ping':
         this.counters.heartbeats++;
         this.socket?.send(JSON.stringify({ pong: frame.ping }));

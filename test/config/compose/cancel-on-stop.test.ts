@@ -14,6 +14,7 @@ import { RiskGate } from '../../../core/risk/index.ts';
 import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
 import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { aPositionUpdate, BTC, ETH } from '../../kit/kernel-events.ts';
+import { anOrder } from '../../kit/order-builders.ts';
 
 /** An open order as a session's record holds it: a plain BUY unless `fields` say otherwise. */
 function anOpen(sym: string, clientOrderId: string, fields: Partial<OrderAtStop> = {}): OrderAtStop {
@@ -297,5 +298,37 @@ describe('waiting at stop for commands in flight when the wall clock steps', () 
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(200);
     expect(done).toBe(true);
+  });
+});
+
+describe('an order a cancel at stop leaves open though the venue has it final', () => {
+  it('looks it up, and the venue saying FILLED ends it instead of naming it possibly open', async () => {
+    const events = new Subject<UserEvent>();
+    const sent: string[] = [];
+    const lookups: string[] = [];
+    const { kernel } = aRecordingKernelRig([]);
+    const gate = new RunMetrics(() => 0).timingGate(new RiskGate());
+    const open = [anOpen(BTC, 'mm-t1-c'), anOpen(BTC, 'mm-t1-d')];
+    const result = await cancelOpenOrdersOnStop(
+      kernel,
+      gate,
+      {
+        events,
+        // Accepted, cancelling nothing (the venue's `{"orderIds":[],"clientOrderIds":[]}`): no update comes.
+        submit: (command: never) => sent.push((command as { intent: Intent }).intent.ref),
+        lookupOrder: (sym, clientOrderId) => {
+          lookups.push(clientOrderId);
+          return Promise.resolve(
+            anOrder({ sym, clientOrderId, orderState: clientOrderId === 'mm-t1-c' ? 'FILLED' : 'OPEN' }),
+          );
+        },
+      },
+      { openOrders: () => open, inFlight: () => [], keepProtective: true },
+      3_000,
+      steppedClock(),
+    );
+    expect(lookups).toEqual(['mm-t1-c', 'mm-t1-d']);
+    expect(result.leftOpen).toEqual(['mm-t1-d']);
+    expect(sent.length).toBeGreaterThan(1);
   });
 });

@@ -69,6 +69,8 @@ describe('live venue wiring and the recorder tap', () => {
     venue.marketData.events.subscribe((e) => quotes.push(e));
     await venue.start();
     await waitFor(() => user.some((e) => e.kind === 'account'), 'reconciliation');
+    // A BBO of a sym not subscribed to would be dropped as unexpected.
+    venue.marketData.subscribe({ channel: 'BBO', sym: 'BINANCE_PERP_BTC_USDT' });
     privateWs.push({ channel: 'Orders', data: [WIRE_ORDER] });
     for (const client of market.clients) {
       client.send(

@@ -152,6 +152,7 @@ describe('market-data WebSocket client', () => {
     const events: MarketEvent[] = [];
     client.events.subscribe((e) => events.push(e));
     await client.connect();
+    client.subscribe({ channel: 'BBO', sym: SYM });
     for (const socket of sockets) socket.send(Buffer.from('not gzip'), { binary: true });
     send('{"arg":', true);
     send({ arg: { channel: 'BBO', sym: SYM }, data: { bid: 'x' } }, true);
@@ -159,6 +160,42 @@ describe('market-data WebSocket client', () => {
     send(bbo('1', 2), true);
     await waitFor(() => events.length === 1, 'the good frame');
     expect(client.counters).toMatchObject({ frames: 5, malformed: 3, control: 1, pushes: 1 });
+  });
+
+  it('counts a BBO of a sym not subscribed to (dropped) and a crossed BBO (delivered) as unexpected, each kind logged once', async () => {
+    const lines: string[] = [];
+    const client = new MarketDataClient({
+      url,
+      binary: true,
+      timer,
+      random: { next: () => 0 },
+      heartbeatMs: 20_000,
+      logger: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
+    });
+    clients.push(client);
+    const events: MarketEvent[] = [];
+    client.events.subscribe((e) => events.push(e));
+    await client.connect();
+    client.subscribe({ channel: 'BBO', sym: SYM });
+    send({ ...bbo('1', 1), arg: { channel: 'BBO', sym: 'UNKNOWN_SYM' } }, true);
+    send({ ...bbo('1', 2), arg: { channel: 'BBO', sym: 'OTHER_SYM' } }, true);
+    send(bbo('200000', 3), true);
+    send(bbo('200001', 4), true);
+    send(bbo('59999', 5), true);
+    await waitFor(() => events.length === 3, 'the crossed and the good BBOs');
+    expect(events.map((e) => (e.kind === 'quote' ? `${e.sym} ${e.bid}` : e.kind))).toEqual([
+      `${SYM} 200000`,
+      `${SYM} 200001`,
+      `${SYM} 59999`,
+    ]);
+    expect(client.counters).toMatchObject({ frames: 5, unexpected: 4, pushes: 1, malformed: 0 });
+    const warned = lines.map((line) => JSON.parse(line) as { msg: string; problem?: string });
+    expect(
+      warned.filter((w) => w.msg.startsWith('unexpected market-data frame (')).map((w) => w.problem),
+    ).toEqual([
+      'BBO of a sym not subscribed to (dropped), got UNKNOWN_SYM',
+      `crossed BBO, bid above ask (delivered), got ${SYM} bid 200000 ask 60001`,
+    ]);
   });
 
   it('after a reconnect resubscribes everything and emits a gap per sym from the drop time', async () => {
