@@ -6,7 +6,10 @@ import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const bboFrame = (ts: number): string =>
-  JSON.stringify({ arg: { channel: 'BBO', sym: SYM }, data: { bid: '100', bidqty: '1', ask: '101', askqty: '1', ts } });
+  JSON.stringify({
+    arg: { channel: 'BBO', sym: SYM },
+    data: { bid: '100', bidqty: '1', ask: '101', askqty: '1', ts },
+  });
 
 describe("a market event's recvTs is on the session's clock, the one ctx.now() reads", () => {
   it("stamps each frame with the event clock (a paper session's replay time), not the machine's, gated or not", () => {
@@ -35,6 +38,8 @@ describe("a market event's recvTs is on the session's clock, the one ctx.now() r
     sessionAt += 250;
     held[0]?.();
     expect(events.map((e) => e.recvTs)).toEqual([1_700_000_000_000, 1_700_000_000_250]);
-    expect([...rawsDirect, ...rawsGated].map((r) => r.recvTs)).toEqual([1_700_000_000_000, 1_700_000_000_250]);
+    expect([...rawsDirect, ...rawsGated].map((r) => r.recvTs)).toEqual([
+      1_700_000_000_000, 1_700_000_000_250,
+    ]);
   });
 });
