@@ -91,12 +91,13 @@ export function executionToWire(execution: Execution): ExecutionWire {
  * A position as `GET /api/v1/trading/position` and the Positions channel write it (avgPrice and
  * liqPrice to {@link DERIVED_FIGURE_DECIMALS} places, or significant digits below 1).
  * @param position - the model position
- * @returns the wire position (the ADL rank is served by `GET /api/v1/adl/rank`, not here)
+ * @returns the wire position, with the ADL rank the sim gave it (Keel's own field: the venue serves
+ *   ranks only through `GET /api/v1/adl/rank`), so a paper session's strategies see each rank when
+ *   a backtest's do
  */
 export function positionToWire(position: Position): PositionWire {
-  const { adlRank: _rank, ...rest } = position;
   return decimalsAsText({
-    ...rest,
+    ...position,
     avgPrice: derivedPrice(position.avgPrice),
     liqPrice: derivedPrice(position.liqPrice),
   }) as PositionWire;

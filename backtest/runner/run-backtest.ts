@@ -252,8 +252,15 @@ async function runInto(
   const delivery = new StrategyDelivery(kernel, sim);
   const barModel = sim.fillModelName === 'bar';
   // Ownership is the kernel's (recorded before the venue answers; a venue-made order inherits its
-  // parent's); the end-of-run close is Keel's own.
-  const ownerOf = (ref: string): string | undefined => kernel.state.ownerOf(ref) ?? endOfRunOwner(ref);
+  // parent's); the end-of-run close is Keel's own. A position close's order, which the venue names,
+  // is its close command's: the sim says which as it makes the order, when a kernel behind the
+  // User Data latency does not know it yet.
+  const ownerOf = (ref: string): string | undefined => {
+    const owner = kernel.state.ownerOf(ref) ?? endOfRunOwner(ref);
+    if (owner !== undefined) return owner;
+    const closeCommand = sim.closeCommandOf(ref);
+    return closeCommand === undefined ? undefined : kernel.state.ownerOf(closeCommand);
+  };
   // One subscription: the run's records first, then the strategies' delivery (which may react at
   // once). Once the strategies stopped, the kernel only folds what the venue says, at once: the
   // end-of-run close is judged on the venue's state, fills of orders sent at the end included.

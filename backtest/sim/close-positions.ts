@@ -117,6 +117,7 @@ function closeAll(
     const clientOrderId = endOfRun
       ? freeOrderRef(state, positions.length === 1 ? ref : `${ref}-${index + 1}`, () => nextId(state, 'C'))
       : venueCloseRef(state);
+    if (!endOfRun) state.closeCommandRefs.set(clientOrderId, ref);
     const order = createOrder(state, {
       ...marketCloseOf(position, clientOrderId),
       ignoresTradingHours: endOfRun,

@@ -253,6 +253,11 @@ export interface SimState {
   /** The final state of each algo order forgotten by `retireFinalAlgo`, by clientAlgoOrderId. */
   readonly forgottenAlgoStates: Map<string, SimAlgo['state']>;
   readonly loans: Map<string, SimLoan>;
+  /**
+   * The reference of the close command each close order the venue named (`SIM-C-<n>`) was placed
+   * for, by its clientOrderId: who owns the order is known here as it is made.
+   */
+  readonly closeCommandRefs: Map<string, string>;
   readonly cashFlows: CashFlow[];
   readonly ledger: SimLedger;
   liquidating: boolean;
@@ -347,6 +352,7 @@ export function createSimState(
     finalAlgos: { items: [], head: 0 },
     forgottenAlgoStates: new Map(),
     loans: new Map(),
+    closeCommandRefs: new Map(),
     cashFlows: [],
     ledger: { realizedPnl: ZERO, tradingFees: ZERO, liquidationFees: ZERO, funding: ZERO, interest: ZERO },
     liquidating: false,

@@ -102,6 +102,14 @@ export interface SimVenue extends ExecutionPort {
    */
   adlRanks(sym?: string): Promise<AdlRankEvent[]>;
   /**
+   * The close command a close order the venue named itself (`SIM-C-<n>`) was placed for: its
+   * owner is the order's, known as the order is made (a kernel behind a User Data latency learns
+   * it only when the order reaches it).
+   * @param clientOrderId - the order's reference
+   * @returns the close command's reference, undefined for any other order
+   */
+  closeCommandOf(clientOrderId: string): string | undefined;
+  /**
    * The syms whose recordings held bars of several intervals, where the bar fill model passed
    * over coarser bars that finer ones already covered (it matches the finest), for a warning.
    * @returns one entry per such sym, in sym order; empty on other fill models
@@ -351,6 +359,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     },
     snapshot: (): Promise<SimSnapshot> => Promise.resolve(snapshotOf(state)),
     adlRanks: (sym?: string): Promise<AdlRankEvent[]> => adlRanksOf(state, sym),
+    closeCommandOf: (clientOrderId: string) => state.closeCommandRefs.get(clientOrderId),
     barOverlaps: () => barOverlapsOf(state),
     earlySpanWork: () => earlySpanWorkOf(state),
     unfundedHolds: () => unfunded.held,

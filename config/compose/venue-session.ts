@@ -2,9 +2,10 @@ import { merge } from 'rxjs';
 import { KillSwitchTrips } from '../../backtest/runner/index.ts';
 import { longestViewDelay } from '../../backtest/sim/index.ts';
 import { Kernel, type KernelState, monotonicNow, wallScheduler } from '../../core/kernel/index.ts';
-import { settlesInCoins } from '../../core/model/index.ts';
+import { isPerpetual, settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
+import { adlRankRefreshMsOf, refreshAdlRanks } from './adl-rank-refresh.ts';
 import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { DataClockLead } from './data-clock-lead.ts';
@@ -351,6 +352,17 @@ async function startAndRunVenueSession(
     logger,
   });
   const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, sessionTimerOf(options));
+  const perpetuals = new Set(
+    options.instruments.filter((spec) => isPerpetual(spec.id)).map((spec) => spec.sym),
+  );
+  const stopAdlRankRefresh = refreshAdlRanks({
+    events: live.execution.events,
+    refresh: (sym) => live.execution.refreshAdlRank(sym),
+    monitored: (sym) => perpetuals.has(sym),
+    timer: sessionTimerOf(options),
+    everyMs: adlRankRefreshMsOf(options.config),
+    logger,
+  });
   if (startUp.received === undefined) live.marketData.subscribeAll(subscriptions);
   const startedAt = monotonicNow();
   const stopStatus = showStatus(
@@ -411,7 +423,11 @@ async function startAndRunVenueSession(
     journal,
     attachedLegs,
     statement,
-    stopStatementRefresh,
+    // The session's periodic reads stop together: the statement's and the ADL ranks'.
+    stopStatementRefresh: () => {
+      stopStatementRefresh();
+      stopAdlRankRefresh();
+    },
     stopStatus,
     recorder,
     recordingPath,

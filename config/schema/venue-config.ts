@@ -80,6 +80,9 @@ const SILENT_PINGS_RULE =
  */
 const PRIVATE_REQUEST_TIMEOUT_RULE = 'must be a whole number of ms from 1000 (1 s) to 60000 (1 min)';
 
+/** The default of `venue.adlRankRefreshMs` (Keel's choice): every 10 s, besides after each position change. */
+export const DEFAULT_ADL_RANK_REFRESH_MS = 10_000;
+
 /**
  * The default of `venue.heldCommandWaitMs`: twice the private socket's reply timeout, so a place's
  * late ack still comes before a held modify or cancel goes, within the key's bounds (10 s at least,
@@ -207,6 +210,18 @@ export const venueConfigSchema = z
       })
       .prefault({})
       .describe('How Keel signs REST requests where the public venue docs leave it open.'),
+    adlRankRefreshMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(3_600_000)
+      .refine((ms) => ms === 0 || ms >= 1_000, {
+        error: 'adlRankRefreshMs is 0 (never) or 1000 to 3600000 ms',
+      })
+      .default(DEFAULT_ADL_RANK_REFRESH_MS)
+      .describe(
+        "How often the ADL rank of every open perpetual position is read (GET /api/v1/adl/rank; the venue pushes none), ms, for ctx.adlRank() and the positions strategies see; a sym's rank is also read each time one of its positions changes. 0 = never: ctx.adlRank() stays 0, as risk-guard's ADL cut then never acts. Keel's choice: 10000, from 1000 to 3600000. The embedded paper venue needs none: its position pushes state the rank its sim gives them.",
+      ),
     heldCommandWaitMs: z
       .number()
       .int()

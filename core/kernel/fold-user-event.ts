@@ -25,7 +25,9 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
     case 'position': {
       const p = event.position;
       if (!state.applyPosition(p)) return false;
-      if (p.adlRank > 0) state.adlRanks.set(state.legKey(p.sym, p.positionSide), p.adlRank);
+      // A position states its rank when its venue knows it; a flat one has none left.
+      if (p.adlRank > 0 || p.positionQty.isZero())
+        state.adlRanks.set(state.legKey(p.sym, p.positionSide), p.adlRank);
       return true;
     }
     case 'asset':

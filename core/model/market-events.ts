@@ -1,7 +1,10 @@
 /**
  * Market-data events. Prices and sizes are numbers parsed from the venue's strings (hot path,
  * see ARCHITECTURE.md "Decisions"); `decimalOf` turns one back into money exactly.
- * Every event carries `ts` (venue time) and `recvTs` (local receive time), epoch ms.
+ * Every event carries `ts` (venue time) and `recvTs` (receive time), epoch ms. `recvTs` is on the
+ * session's clock, the one `ctx.now()` reads: live the venue's time as Keel estimates it (the
+ * machine's clock for a real venue), on paper the replay's time, in a backtest the receive time
+ * its recording holds.
  */
 interface MarketEventBase {
   readonly sym: string;

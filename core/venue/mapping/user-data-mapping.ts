@@ -62,7 +62,8 @@ export function executionFromWire(wire: ExecutionWire): Execution {
 }
 
 /**
- * Maps a wire position to the model (ADL rank unknown = 0; it comes from GET /api/v1/adl/rank).
+ * Maps a wire position to the model. Its ADL rank is the one the position states (Keel's paper
+ * venue does), else 0 = unknown: a live venue's ranks come from GET /api/v1/adl/rank.
  * @param wire - from REST or the Positions channel
  * @returns the position
  */
@@ -81,7 +82,7 @@ export function positionFromWire(wire: PositionWire): Position {
     unrealizedPNL: decOrZero(wire.unrealizedPNL, 'unrealizedPNL'),
     leverage: decOrZero(wire.leverage, 'leverage'),
     liqPrice: decOrZero(wire.liqPrice, 'liqPrice'),
-    adlRank: 0,
+    adlRank: wire.adlRank ?? 0,
     createAt: wire.createAt ?? 0,
     updateAt: wire.updateAt ?? wire.createAt ?? 0,
   };

@@ -11,7 +11,8 @@ import {
 /**
  * A position of `GET /api/v1/trading/position` and the Positions channel. Field names per public
  * venue docs; the spec adds positionSide and liqPrice (liqPrice was removed in 26 Jan and added
- * back in 26 Apr, so it is optional).
+ * back in 26 Apr, so it is optional). `adlRank` is Keel's paper venue's own (the venue serves ranks
+ * only through `GET /api/v1/adl/rank`): the rank its sim gave the position as it pushed it.
  */
 export const positionWireSchema = z.looseObject({
   positionId: z.string(),
@@ -27,6 +28,7 @@ export const positionWireSchema = z.looseObject({
   unrealizedPNL: decimalText.optional(),
   leverage: decimalText.optional(),
   liqPrice: decimalText.optional(),
+  adlRank: z.number().int().min(0).max(5).optional(),
   createAt: epochMs.optional(),
   updateAt: epochMs.optional(),
 });

@@ -37,8 +37,10 @@ export interface MarketDataOptions {
    */
   readonly serverClock?: ServerClock;
   /**
-   * What those gap events and status changes are stamped with instead (the session's clock, see
-   * `LiveExecutionOptions.eventClock`). Default `serverClock`.
+   * What those gap events and status changes, and the `recvTs` of every market event, are stamped
+   * with instead (the session's clock, see `LiveExecutionOptions.eventClock`): a paper session's
+   * replay time, a live session's venue-clock estimate, the clock `ctx.now()` reads and its
+   * recording stamps frames with. Default `serverClock`.
    */
   readonly eventClock?: () => number;
   readonly random?: JitterSource;
@@ -103,7 +105,10 @@ export class MarketDataClient {
   private readonly subject = new Subject<MarketEvent>();
   private readonly subscriptions = new Map<string, MarketSubscription>();
   private readonly timer: TimerPort;
-  /** Where the events the client makes itself are stamped: the venue's time, or the session's clock. */
+  /**
+   * Where the events the client makes itself, and the receive time of every frame, are stamped:
+   * the venue's time, or the session's clock.
+   */
   private readonly eventNow: () => number;
   private readonly random: JitterSource;
   private readonly logger: Logger;
@@ -118,7 +123,7 @@ export class MarketDataClient {
   private attempt = 0;
   /** The venue's time when the socket dropped: the start of the gap. */
   private droppedAt: number | undefined;
-  /** The local receive time of the last frame (or the open), epoch ms: where a stall's gap starts. */
+  /** The receive time of the last frame (or the open), epoch ms: where a stall's gap starts. */
   private lastInbound = 0;
   private readonly streamStatus: StreamStatus;
   /** The `{"ping"}` and the stall watchdog, from each open to the drop. */
@@ -259,7 +264,7 @@ export class MarketDataClient {
       });
       socket.on('open', () => {
         this.attempt = 0;
-        this.lastInbound = this.timer.now();
+        this.lastInbound = this.eventNow();
         this.heartbeat.start();
         this.sendControl('subscribe', [...this.subscriptions.values()]);
         const missedMs =
@@ -319,9 +324,10 @@ export class MarketDataClient {
    * session (or a test) may call it too. Never throws: bad frames are logged and counted.
    * @param data - the payload (gzip when binary)
    * @param isBinary - whether it came as a binary frame
-   * @param recvTs - local receive time; default now
+   * @param recvTs - receive time; default now on the clock the client stamps its own events with
+   *   (`eventClock`: the session's, so a strategy compares it with `ctx.now()` as in a backtest)
    */
-  receive(data: Buffer | string, isBinary: boolean, recvTs = this.timer.now()): void {
+  receive(data: Buffer | string, isBinary: boolean, recvTs = this.eventNow()): void {
     this.lastInbound = recvTs;
     this.heartbeat.heard();
     this.counters.frames++;
@@ -333,7 +339,7 @@ export class MarketDataClient {
     }
     const gate = this.options.gate;
     if (gate === undefined) this.handle(text, recvTs);
-    else gate(text, () => this.handle(text, this.timer.now()));
+    else gate(text, () => this.handle(text, this.eventNow()));
   }
 
   private handle(text: string, recvTs: number): void {
