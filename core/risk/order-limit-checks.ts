@@ -47,15 +47,17 @@ export const maxOpenOrdersCheck: RiskCheck = {
 /**
  * Prices stay within `priceBand` (a fraction) of what they are judged against, so fat-finger
  * prices are denied; a price exactly `priceBand` away passes. A plain order's limit price, and a
- * modify's new one, is judged against the reference price. A trigger price (an algo order's, a
- * replacement's, an order's take-profit or stop-loss) is judged against the reference price too;
- * the limit price that goes with a trigger (a stop-limit's, a take-profit-limit's, an attached
- * take-profit's or stop-loss's) against that trigger price, where it goes live, not against
- * today's price: a protective stop-limit 7 % away whose limit is 0.1 % past its trigger is judged
- * on the 7 % of its trigger, as the same exit attached to an order is. With no reference price
- * known, only the limit prices judged against a trigger are. A modify or algo replacement that
- * sets no price (nor, for a replacement, a trigger) passes: its prices were judged when set; a
- * replacement that sets one is judged with the algo order's other value.
+ * modify's new one, is judged against the reference price. The trigger price of an algo order
+ * that can add to a position (not reduce-only) is judged against the reference price too; an
+ * exit's trigger (a reduce-only algo order's, an order's take-profit or stop-loss) is not: a
+ * protective stop 7 % away under a 5 % band is where the strategy wants its loss cut, and a
+ * mistyped one can only take risk off. The limit price that goes with a trigger (a stop-limit's,
+ * a take-profit-limit's, an attached take-profit's or stop-loss's) is judged against that trigger
+ * price, where it goes live, not against today's price, so a stop-limit and the same stop
+ * attached to an order get the same verdict. With no reference price known, only the limit prices
+ * judged against a trigger are. A modify or algo replacement that sets no price (nor, for a
+ * replacement, a trigger) passes: its prices were judged when set; a replacement that sets one is
+ * judged with the algo order's other value.
  */
 export const priceBandCheck: RiskCheck = {
   name: 'priceBand',
@@ -80,18 +82,20 @@ export const priceBandCheck: RiskCheck = {
       case 'placeOrder':
         return (
           (intent.orderType === 'LIMIT' ? banded.againstReference('price', intent.price) : undefined) ??
-          (intent.tp === undefined ? undefined : banded.exit('tp', intent.tp)) ??
-          (intent.sl === undefined ? undefined : banded.exit('sl', intent.sl))
+          (intent.tp === undefined ? undefined : banded.triggered('tp', intent.tp, false)) ??
+          (intent.sl === undefined ? undefined : banded.triggered('sl', intent.sl, false))
         );
       case 'modifyOrder':
         return banded.againstReference('price', terms.price);
       case 'placeAlgoOrder':
-        return banded.exit('', intent);
+        return banded.triggered('', intent, !intent.reduceOnly);
       case 'replaceAlgoOrder': {
         const algo = view.algoOrderByRef(intent.target) ?? view.inFlightAlgoOrder(intent.target);
         const trigger = intent.triggerPrice ?? algo?.triggerPrice;
         return (
-          banded.againstReference('triggerPrice', intent.triggerPrice) ??
+          (algo?.reduceOnly === true
+            ? undefined
+            : banded.againstReference('triggerPrice', intent.triggerPrice)) ??
           (trigger === undefined
             ? undefined
             : banded.againstTrigger('price', intent.price ?? algo?.price, trigger))
@@ -124,12 +128,19 @@ class BandJudge {
     return this.judge(name, price, asNumber(trigger), trigger, 'its trigger price');
   }
 
-  /** A trigger against the reference, then its limit price against the trigger. */
-  exit(leg: string, exit: { readonly triggerPrice: Dec; readonly price: Dec }): Denial | undefined {
+  /**
+   * A triggered order's trigger against the reference (when it can add to a position), then its
+   * limit price against the trigger.
+   */
+  triggered(
+    leg: string,
+    order: { readonly triggerPrice: Dec; readonly price: Dec },
+    addsRisk: boolean,
+  ): Denial | undefined {
     const prefix = leg === '' ? '' : `${leg} `;
     return (
-      this.againstReference(`${prefix}triggerPrice`, exit.triggerPrice) ??
-      this.againstTrigger(`${prefix}price`, exit.price, exit.triggerPrice)
+      (addsRisk ? this.againstReference(`${prefix}triggerPrice`, order.triggerPrice) : undefined) ??
+      this.againstTrigger(`${prefix}price`, order.price, order.triggerPrice)
     );
   }
 

@@ -151,11 +151,12 @@ describe('order limits', () => {
         );
       });
 
-      it("judges an attachment's trigger against the reference and its limit against its trigger", () => {
+      it("leaves an exit's trigger to the strategy and judges its limit against it", () => {
+        // A protective stop 7 % away under a 5 % band is where the strategy cuts its loss; an exit
+        // can only take risk off, so its trigger is no fat finger the band must catch.
         expectApproved(aLimitOrder({ sl: slOf('96', '94.9') }), aRiskView(), limits);
-        expect(
-          expectDenied('priceBand', aLimitOrder({ sl: slOf('93', '92.9') }), aRiskView(), limits),
-        ).toContain('sl triggerPrice 93 is 7.00 % from the reference 100');
+        expectApproved(aLimitOrder({ sl: slOf('93', '92.9') }), aRiskView(), limits);
+        expectApproved(aSellStop({ triggerPrice: D('93'), price: D('92.9') }), aRiskView(), limits);
         const tp = { ...slOf('104', '98'), triggerType: 'MarkPrice' } as const;
         expect(expectDenied('priceBand', aLimitOrder({ tp }), aRiskView(), limits)).toContain(
           'tp price 98 is 5.77 % from its trigger price 104',
