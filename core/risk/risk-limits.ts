@@ -79,7 +79,7 @@ export const riskLimitsSchema = z
       )
       .optional()
       .describe(
-        "Largest distance of a price from what it is judged against, as a fraction below 1: 0.05 = 5 %. A limit price, and a trigger price (an algo order's, an order's take-profit's or stop-loss's), are judged against the reference price (mid of the last quote, else the last trade, else the last closed bar); the limit price that goes with a trigger (a stop-limit's, a take-profit's or stop-loss's) against that trigger price, where it goes live. With no reference yet only the latter are judged; a modify or algo replacement that sets no new price (or trigger) passes.",
+        "Largest distance of a price from what it is judged against, as a fraction below 1: 0.05 = 5 %. A limit price, and the trigger price of an algo order that can add to a position, are judged against the reference price (mid of the last quote, else the last trade, else the last closed bar); an exit's trigger (a reduce-only algo order's, an order's take-profit's or stop-loss's) is not, as it can only take risk off; the limit price that goes with a trigger (a stop-limit's, a take-profit's or stop-loss's) against that trigger price, where it goes live. With no reference yet only the latter are judged; a modify or algo replacement that sets no new price (or trigger) passes.",
       ),
     submitRate: rateLimitSchema
       .optional()
