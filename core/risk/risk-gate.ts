@@ -1,5 +1,5 @@
 import type { Dec, Intent, StrategyIntent } from '../model/index.ts';
-import { CANCEL_INTENT_KINDS } from '../model/index.ts';
+import { CANCEL_INTENT_KINDS, describeWrongFieldType, wrongFieldType } from '../model/index.ts';
 import { approve } from './approved-intent.ts';
 import { IntentThrottle } from './intent-throttle.ts';
 import { KillSwitch, type KillSwitchMarks, utcDayOf } from './kill-switch.ts';
@@ -40,6 +40,7 @@ const ACTIVE: TradingStatus = { state: 'ACTIVE' };
 /**
  * The risk gate: every intent passes through it, and only its approved output reaches an
  * execution port. Cancels always pass. Otherwise, in order: the kill switch observes equity;
+ * the field types (an amount that is not a Decimal, a sym that is not a string: `fieldTypes`);
  * the trading state (HALTED: nothing; REDUCING: only risk-reducing intents); the rule checks;
  * the limit checks against the portfolio limits, then against the strategy's; the submit or
  * modify throttle (portfolio's and strategy's bucket). A denial is returned, never thrown.
@@ -121,7 +122,9 @@ export class RiskGate {
     const now = view.now();
     if (this.#killSwitch.armed) this.observeEquity(now, view.equity());
     const denial =
-      this.#stateDenial(strategyId, intent, view) ?? this.#checkDenial(strategyId, intent, view, now);
+      fieldTypeDenial(intent) ??
+      this.#stateDenial(strategyId, intent, view) ??
+      this.#checkDenial(strategyId, intent, view, now);
     if (denial !== undefined) return { kind: 'denied', ...denial };
     return { kind: 'approved', command: approve(strategyIntent) };
   }
@@ -254,4 +257,17 @@ export class RiskGate {
       this.#throttle.denial(strategyId, intent, strategyLimits, now)
     );
   }
+}
+
+/**
+ * Denies an intent a field of which does not hold its type (`qty: 5`, a number, where a Decimal
+ * goes): first, as every later check reads the fields and would throw on it.
+ * @param intent - the intent (not a cancel)
+ * @returns the `fieldTypes` denial, or undefined when every field holds its type
+ */
+function fieldTypeDenial(intent: Intent): Denial | undefined {
+  const problem = wrongFieldType(intent);
+  if (problem === undefined) return undefined;
+  const ref = typeof intent.ref === 'string' ? ` ${intent.ref}` : '';
+  return { check: 'fieldTypes', reason: `${intent.kind}${ref}: ${describeWrongFieldType(problem)}` };
 }
