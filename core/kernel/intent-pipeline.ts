@@ -178,21 +178,28 @@ export class IntentPipeline {
   /**
    * Sends the MARKET order of a triggered emulated stop: its reference was claimed when the stop
    * was accepted, so it goes straight to the risk gate (a denial reaches the strategy's
-   * `onDenied`) and on to the execution port.
+   * `onDenied`) and on to the execution port. The gate is told when the stop was accepted
+   * (`heldSince`): a reduce-only stop held since before a halt fires as a venue's would.
    * @param runner - the strategy owning the stop
    * @param intent - the order, without its `trailingStop`
+   * @param heldSince - when the emulator accepted the stop, epoch ms
    */
-  release(runner: StrategyRunner, intent: PlaceOrderIntent): void {
-    this.pass(runner, intent);
+  release(runner: StrategyRunner, intent: PlaceOrderIntent, heldSince: number): void {
+    this.pass(runner, intent, [], heldSince);
   }
 
   /**
    * The risk gate, then Keel's bookkeeping, the emulated stops the intent cancels, and the
    * execution port: a denied intent cancels no stop.
    */
-  private pass(runner: StrategyRunner, intent: Intent, stops: readonly string[] = []): void {
+  private pass(
+    runner: StrategyRunner,
+    intent: Intent,
+    stops: readonly string[] = [],
+    heldSince?: number,
+  ): void {
     const hookCall = this.hookCall();
-    const decision = this.decide(runner.id, intent, hookCall);
+    const decision = this.decide(runner.id, intent, hookCall, heldSince);
     if (decision.kind === 'denied') {
       const source = decision.check === CHECK_THREW ? 'kernel' : 'risk';
       this.deny(runner, this.denial(runner, intent, source, decision.check, decision.reason));
@@ -225,9 +232,15 @@ export class IntentPipeline {
    * failed on a value no check foresaw) denies it (`kernel.checkThrew`, the error in the reason)
    * rather than ending the run, every strategy with it.
    */
-  private decide(strategyId: string, intent: Intent, hookCall: number | undefined): RiskDecision {
+  private decide(
+    strategyId: string,
+    intent: Intent,
+    hookCall: number | undefined,
+    heldSince?: number,
+  ): RiskDecision {
+    const command = commandOf(strategyId, intent, hookCall);
     try {
-      return this.gate.evaluate(commandOf(strategyId, intent, hookCall), this.state);
+      return this.gate.evaluate(heldSince === undefined ? command : { ...command, heldSince }, this.state);
     } catch (error) {
       return { kind: 'denied', check: CHECK_THREW, reason: threwReason(intent, error) };
     }
