@@ -3,6 +3,7 @@ import {
   type Kernel,
   type SweepScope,
   sweepWhileHalted,
+  sweepWhileReducing,
 } from '../../core/kernel/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import type { KillSwitchTrips } from './kill-switch-trips.ts';
@@ -13,9 +14,11 @@ import type { KillSwitchTrips } from './kill-switch-trips.ts';
  * the session's fills: a strategy halted by a fault has its resting orders and algo orders
  * cancelled but the protective ones of its open positions, such as a stop-loss
  * (`cancelOrdersOnFault`, the `unprotective` scope of `cancelStrategyOrders`), and every
- * strategy's when the gate's kill switch trips to HALTED, or those that would add risk when it
- * trips to REDUCING (`cancelOrdersOnHalt`), how many noted in the trip's warning; after a trip to
- * HALTED, those that become known while it lasts too (see `sweepWhileHalted`). The cancels go
+ * strategy's, by the same rule, when the gate's kill switch trips to HALTED, or those that would
+ * add risk when it trips to REDUCING (`cancelOrdersOnHalt`), how many (and on HALTED which
+ * protective orders were kept) noted in the trip's warning; after a trip to HALTED, those that
+ * become known while it lasts too (see `sweepWhileHalted`); after a trip to REDUCING, those that
+ * no longer reduce a position once it shrank, went flat or flipped (see `sweepWhileReducing`). The cancels go
  * at once, at the run's time, through the kernel (the gate, Keel's in-flight bookkeeping) and the
  * venue's latency like every command.
  * @param kernel - the run's kernel
@@ -42,9 +45,16 @@ export function sweepUnmanagedOrders(
     options.gate.onKillSwitchTrip?.((trip) => {
       if (trip.state === 'HALTED')
         kept.push(
-          sweepWhileHalted(kernel, options.gate, ids, `keel-halt-${++sweeps}`, (n) => trips.swept(trip, n)),
+          sweepWhileHalted(kernel, options.gate, ids, `keel-halt-${++sweeps}`, (n, kept) =>
+            trips.swept(trip, n, kept),
+          ),
         );
-      else if (trip.state === 'REDUCING') trips.swept(trip, sweep(ids, 'keel-reduce-', 'riskAdding'));
+      else if (trip.state === 'REDUCING')
+        kept.push(
+          sweepWhileReducing(kernel, options.gate, ids, `keel-reduce-${++sweeps}`, (n) =>
+            trips.swept(trip, n),
+          ),
+        );
     }) ?? (() => undefined);
   return () => {
     stopListening();

@@ -5,6 +5,7 @@ import {
   type Kernel,
   type SweepScope,
   sweepWhileHalted,
+  sweepWhileReducing,
 } from '../../core/kernel/index.ts';
 import type { RiskGate, TradingStatus } from '../../core/risk/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
@@ -58,8 +59,10 @@ const SAVE_EVERY_MS = 5_000;
  * one file per venue address and API key in Keel's state directory, see `keelStateDir`), a trip
  * logged at error, counted in `keel_kill_switch_trips_total`, failing
  * the metrics endpoint's `/readyz` while in force (a restored one too) and, on
- * HALTED, the strategies' resting orders cancelled, and those that become known while it lasts
- * (see `sweepWhileHalted`), on REDUCING those that would add risk
+ * HALTED, the strategies' resting orders cancelled but the protective ones of open positions (as
+ * on a fault), and those that become known while it lasts
+ * (see `sweepWhileHalted`), on REDUCING those that would add risk, and those that no longer reduce
+ * a position once it changed (see `sweepWhileReducing`)
  * (`risk.killSwitch.cancelOrdersOnHalt`); a
  * strategy halted by a fault counted in `keel_strategy_faults_total` and its resting orders
  * cancelled but the protective ones of its open positions, such as a stop-loss
@@ -85,19 +88,46 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     told(ids, n, why, scope);
     return n;
   };
-  const haltSweeps: (() => void)[] = [];
+  const sweepsKeptUp: (() => void)[] = [];
   const halt = (trip: TradingStatus): void => {
     let before = 0;
-    const stop = sweepWhileHalted(kernel, options.riskGate, strategyIds, `keel-halt-${++sweeps}`, (n) => {
+    let keptBefore = 0;
+    const stop = sweepWhileHalted(
+      kernel,
+      options.riskGate,
+      strategyIds,
+      `keel-halt-${++sweeps}`,
+      (n, kept) => {
+        const why =
+          before === 0
+            ? 'kill switch HALTED trading'
+            : 'kill switch HALTED trading, and orders sent before it became known since';
+        told(strategyIds, n - before, why, 'unprotective');
+        const newlyKept = kept.slice(keptBefore);
+        if (newlyKept.length > 0)
+          logger.warn(
+            { strategies: strategyIds, kept: newlyKept },
+            `kill switch HALTED trading: keeping ${newlyKept.length} protective order(s) of open positions: ${newlyKept.join(', ')}`,
+          );
+        before = n;
+        keptBefore = kept.length;
+        options.trips.swept(trip, n, kept);
+      },
+    );
+    sweepsKeptUp.push(stop);
+  };
+  const reduce = (trip: TradingStatus): void => {
+    let before = 0;
+    const stop = sweepWhileReducing(kernel, options.riskGate, strategyIds, `keel-reduce-${++sweeps}`, (n) => {
       const why =
         before === 0
-          ? 'kill switch HALTED trading'
-          : 'kill switch HALTED trading, and orders sent before it became known since';
-      told(strategyIds, n - before, why, 'all');
+          ? 'kill switch set trading to REDUCING'
+          : 'kill switch set trading to REDUCING, and a position changed since';
+      told(strategyIds, n - before, why, 'riskAdding');
       before = n;
       options.trips.swept(trip, n);
     });
-    haltSweeps.push(stop);
+    sweepsKeptUp.push(stop);
   };
   const armed =
     config.risk.killSwitch.dailyLossLimit !== undefined || config.risk.killSwitch.maxDrawdown !== undefined;
@@ -119,11 +149,7 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     ...(config.risk.killSwitch.cancelOrdersOnHalt
       ? {
           onHalted: halt,
-          onReducing: (trip: TradingStatus) =>
-            options.trips.swept(
-              trip,
-              pull(strategyIds, 'keel-reduce-', 'kill switch set trading to REDUCING', 'riskAdding'),
-            ),
+          onReducing: reduce,
         }
       : {}),
   });
@@ -161,7 +187,7 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     },
     stop: () => {
       if (timer !== undefined) clearInterval(timer);
-      for (const stopSweep of haltSweeps) stopSweep();
+      for (const stopSweep of sweepsKeptUp) stopSweep();
       watch.save();
       const unsaved = watch.unsaved();
       return [...unswept, ...(unsaved === undefined ? [] : [unsaved])];

@@ -12,7 +12,7 @@ export const riskConfigSchema = riskLimitsSchema.extend({
         .boolean()
         .default(true)
         .describe(
-          "When the kill switch trips to HALTED, cancel the strategies' resting orders and algo orders; when it trips to REDUCING, those that would add risk (not reduce-only, not a hedge leg's closing order, not a take-profit / stop-loss algo order, and not against the position within what the orders of its kind, plain or algo, kept before it left of it). Keel's choice; orders no strategy owns are left alone. Backtests do the same, so the backtest of a paper session's recording gives its fills.",
+          "When the kill switch trips to HALTED, cancel the strategies' resting orders and algo orders but those that protect an open position, as cancelOrdersOnFault keeps them (reduce-only orders, a hedge leg's closing orders, take-profit / stop-loss algo orders trading against a position open on their leg), so a stop-loss still fires after the trip; when it trips to REDUCING, those that would add risk, and again each time a position shrinks, goes flat or flips, those that no longer reduce it (not reduce-only, not a hedge leg's closing order, not a take-profit / stop-loss algo order, and not against the position within what the orders of its kind, plain or algo, kept before it left of it). Keel's choice; orders no strategy owns are left alone. Backtests do the same, so the backtest of a paper session's recording gives its fills.",
         ),
     })
     .prefault({}),

@@ -63,6 +63,7 @@ export {
 } from './position-sizer.ts';
 export type { RandomSource } from './random.ts';
 export { seededRandom } from './random.ts';
+export { sweepWhileReducing } from './reducing-sweep.ts';
 export { RetentionQueue } from './retention-queue.ts';
 export type { Scheduler } from './scheduler.ts';
 export { secretParam } from './secret-param.ts';

@@ -7,8 +7,9 @@ import {
   type PlaceOrderIntent,
   type StrategyIntent,
   unknownFieldValue,
+  wrongFieldType,
 } from '../model/index.ts';
-import type { ApprovedIntent } from '../risk/index.ts';
+import type { ApprovedIntent, RiskDecision } from '../risk/index.ts';
 import type { AlgoRequestKind } from './algo-order-requests.ts';
 import { cancelAllTargets, closeTargets } from './algo-request-targets.ts';
 import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
@@ -85,26 +86,23 @@ export class IntentPipeline {
   submit(runner: StrategyRunner, emitted: Intent): void {
     runner.order.tally.sent++;
     const intent = withTargetSym(withInFlightAlgoSym(emitted, this.algosInFlight), this.state);
-    const emulated = this.emulatedPart(runner, intent);
-    if ('denial' in emulated) {
-      const source = 'source' in emulated ? emulated.source : 'kernel';
-      this.deny(runner, this.denial(runner, intent, source, emulated.denial.check, emulated.denial.reason));
+    let routed: Routed;
+    try {
+      routed = this.route(runner, intent);
+    } catch (error) {
+      this.deny(runner, this.denial(runner, intent, 'kernel', CHECK_THREW, threwReason(intent, error)));
       return;
     }
-    const { rest, stops } = emulated;
+    if ('denial' in routed) {
+      const { denial, source } = routed;
+      this.deny(runner, this.denial(runner, intent, source, denial.check, denial.reason));
+      return;
+    }
+    const { rest, stops, expanded } = routed;
     if (rest === undefined) {
       this.cancelStops(stops);
       return;
     }
-    const failed =
-      ownershipCheck(runner.id, rest, this.state.orders) ??
-      targetKindCheck(rest, this.state) ??
-      this.connectivity.check(rest);
-    if (failed !== undefined) {
-      this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
-      return;
-    }
-    const expanded = this.expand(runner, rest);
     if (expanded === undefined) {
       this.pass(runner, rest, stops);
       return;
@@ -114,6 +112,27 @@ export class IntentPipeline {
       if (one !== rest) runner.redeem(one.ref);
       this.pass(runner, one, stops);
     }
+  }
+
+  /**
+   * The kernel's checks of an intent, before the risk gate: the references, what the emulator
+   * takes, ownership, the target's kind, the venue's stream, and the expansion of "all of mine"
+   * cancels. Nothing is sent here, so what throws (a field a plugin got past the types) is denied
+   * by the caller.
+   * @returns a denial, or what is left to pass to the gate (and the emulated stops it cancels)
+   */
+  private route(runner: StrategyRunner, intent: Intent): Routed {
+    const emulated = this.emulatedPart(runner, intent);
+    if ('denial' in emulated)
+      return { denial: emulated.denial, source: 'source' in emulated ? emulated.source : 'kernel' };
+    const { rest, stops } = emulated;
+    if (rest === undefined) return { rest, stops, expanded: undefined };
+    const failed =
+      ownershipCheck(runner.id, rest, this.state.orders) ??
+      targetKindCheck(rest, this.state) ??
+      this.connectivity.check(rest);
+    if (failed !== undefined) return { denial: failed, source: 'kernel' };
+    return { rest, stops, expanded: this.expand(runner, rest) };
   }
 
   /**
@@ -148,9 +167,10 @@ export class IntentPipeline {
     intent: Intent,
   ): { readonly denial: KernelDenial; readonly source?: 'risk' } | undefined {
     if (intent.kind !== 'placeOrder' || intent.trailingStop === undefined) return undefined;
-    const refused = this.emulator.refusal(intent);
+    // A field of the wrong type is the gate's to deny (`fieldTypes`): the emulator's checks read it.
+    const refused = wrongFieldType(intent) === undefined ? this.emulator.refusal(intent) : undefined;
     if (refused !== undefined) return { denial: refused };
-    const decision = this.gate.evaluate(commandOf(runner.id, intent, this.hookCall()), this.state);
+    const decision = this.decide(runner.id, intent, this.hookCall());
     if (decision.kind === 'approved') return undefined;
     return { denial: { check: decision.check, reason: decision.reason }, source: 'risk' };
   }
@@ -158,23 +178,31 @@ export class IntentPipeline {
   /**
    * Sends the MARKET order of a triggered emulated stop: its reference was claimed when the stop
    * was accepted, so it goes straight to the risk gate (a denial reaches the strategy's
-   * `onDenied`) and on to the execution port.
+   * `onDenied`) and on to the execution port. The gate is told when the stop was accepted
+   * (`heldSince`): a reduce-only stop held since before a halt fires as a venue's would.
    * @param runner - the strategy owning the stop
    * @param intent - the order, without its `trailingStop`
+   * @param heldSince - when the emulator accepted the stop, epoch ms
    */
-  release(runner: StrategyRunner, intent: PlaceOrderIntent): void {
-    this.pass(runner, intent);
+  release(runner: StrategyRunner, intent: PlaceOrderIntent, heldSince: number): void {
+    this.pass(runner, intent, [], heldSince);
   }
 
   /**
    * The risk gate, then Keel's bookkeeping, the emulated stops the intent cancels, and the
    * execution port: a denied intent cancels no stop.
    */
-  private pass(runner: StrategyRunner, intent: Intent, stops: readonly string[] = []): void {
+  private pass(
+    runner: StrategyRunner,
+    intent: Intent,
+    stops: readonly string[] = [],
+    heldSince?: number,
+  ): void {
     const hookCall = this.hookCall();
-    const decision = this.gate.evaluate(commandOf(runner.id, intent, hookCall), this.state);
+    const decision = this.decide(runner.id, intent, hookCall, heldSince);
     if (decision.kind === 'denied') {
-      this.deny(runner, this.denial(runner, intent, 'risk', decision.check, decision.reason));
+      const source = decision.check === CHECK_THREW ? 'kernel' : 'risk';
+      this.deny(runner, this.denial(runner, intent, source, decision.check, decision.reason));
       return;
     }
     this.record(runner.id, intent);
@@ -191,12 +219,31 @@ export class IntentPipeline {
    * @returns whether the gate approved it (and it was sent)
    */
   sendKeelCancel(ownerId: string, intent: CancelOrdersIntent | CancelAlgoOrderIntent): boolean {
-    const decision = this.gate.evaluate({ strategyId: 'keel', intent }, this.state);
+    const decision = this.decide('keel', intent, undefined);
     if (decision.kind === 'denied') return false;
     this.keelCancels.add(intent.ref);
     this.record(ownerId, intent);
     this.execution.submit(decision.command);
     return true;
+  }
+
+  /**
+   * The risk gate's decision on an intent; a gate that throws (a custom one, or a check that
+   * failed on a value no check foresaw) denies it (`kernel.checkThrew`, the error in the reason)
+   * rather than ending the run, every strategy with it.
+   */
+  private decide(
+    strategyId: string,
+    intent: Intent,
+    hookCall: number | undefined,
+    heldSince?: number,
+  ): RiskDecision {
+    const command = commandOf(strategyId, intent, hookCall);
+    try {
+      return this.gate.evaluate(heldSince === undefined ? command : { ...command, heldSince }, this.state);
+    } catch (error) {
+      return { kind: 'denied', check: CHECK_THREW, reason: threwReason(intent, error) };
+    }
   }
 
   /**
@@ -389,6 +436,30 @@ export class IntentPipeline {
       ts: this.state.now(),
     };
   }
+}
+
+/** The check name of a denial for an intent whose checks (the kernel's or the gate's) threw. */
+const CHECK_THREW = 'kernel.checkThrew';
+
+/** What the kernel's checks made of an intent: a denial, or what goes on to the gate. */
+type Routed =
+  | { readonly denial: KernelDenial; readonly source: IntentDenied['source'] }
+  | {
+      readonly rest: Intent | undefined;
+      readonly stops: readonly string[];
+      /** The intents an "all of mine" cancel expands into; undefined when the rest goes as it is. */
+      readonly expanded: readonly Intent[] | undefined;
+    };
+
+/**
+ * The reason of a denial for an intent whose checks threw.
+ * @param intent - the intent
+ * @param error - what was thrown
+ * @returns e.g. `placeOrder s-1 could not be checked (TypeError: value.isFinite is not a function); it was denied, nothing was sent`
+ */
+function threwReason(intent: Intent, error: unknown): string {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `${String(intent.kind)} ${String(intent.ref)} could not be checked (${what}); it was denied, nothing was sent`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type {
   CommandRejectedEvent,
   KeelEvent,
   OrderUpdateEvent,
+  Position,
   UserEvent,
 } from '../model/index.ts';
 import type { AlgoChildGivenUp } from './algo-children-given-up.ts';
@@ -50,6 +51,8 @@ export interface KernelPathHost {
   readonly wakeAt: (at: number) => void;
   /** Told of every order update and algo order report folded, before any strategy hears of it. */
   readonly orderFolded: (event: OrderUpdateEvent | AlgoOrderUpdateEvent) => void;
+  /** Told of every position update folded, before any strategy hears of it. */
+  readonly positionFolded: (position: Position) => void;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
@@ -84,7 +87,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   const emulator: TrailingStopEmulator<StrategyRunner> = new TrailingStopEmulator(
     state,
     {
-      release: (runner, intent) => pipeline.release(runner, intent),
+      release: (runner, intent, heldSince) => pipeline.release(runner, intent, heldSince),
       changed: host.trailingStopChanged,
     },
     options.barReactionMs,
@@ -123,6 +126,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
         fillGivenUp: host.fillGivenUp,
         wakeAt: host.wakeAt,
         orderFolded: host.orderFolded,
+        positionFolded: host.positionFolded,
       },
     ),
     emulator,

@@ -8,6 +8,7 @@ import type {
   Intent,
   KeelEvent,
   OrderUpdateEvent,
+  Position,
   StrategyIntent,
   UserEvent,
 } from '../model/index.ts';
@@ -103,6 +104,11 @@ export class Kernel {
    * not told): what keeps a kill switch's sweep going on orders that become known after it.
    */
   readonly ordersFolded: Observable<OrderUpdateEvent | AlgoOrderUpdateEvent>;
+  /**
+   * Every position update the run folds while the strategies run, once in the state and before
+   * any strategy hears of it: what keeps a kill switch's REDUCING sweep going as positions shrink.
+   */
+  readonly positionsFolded: Observable<Position>;
   /** See {@link KernelOptions.barsWholeFrom}. */
   private readonly barsWholeFrom: number | undefined;
   /**
@@ -139,6 +145,7 @@ export class Kernel {
   private readonly algoChildGivenUp$ = new Subject<AlgoChildGivenUp>();
   private readonly fillGivenUp$ = new Subject<FillGivenUp>();
   private readonly orderFolded$ = new Subject<OrderUpdateEvent | AlgoOrderUpdateEvent>();
+  private readonly positionFolded$ = new Subject<Position>();
   /** The sweeps' cancels the venue refused, sent again after a backoff. */
   private readonly sweepRetries: SweepRetries;
   /** The warm-up, if any (see {@link KernelWarmUp}). */
@@ -184,6 +191,7 @@ export class Kernel {
     this.algoChildrenGivenUp = this.algoChildGivenUp$.asObservable();
     this.fillsGivenUp = this.fillGivenUp$.asObservable();
     this.ordersFolded = this.orderFolded$.asObservable();
+    this.positionsFolded = this.positionFolded$.asObservable();
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     const runners = createRunners(options.strategies, options.runId ?? '', this);
@@ -210,6 +218,9 @@ export class Kernel {
       fillGivenUp: (report) => this.fillGivenUp$.next(report),
       orderFolded: (event) => {
         if (this.orderFolded$.observed) this.orderFolded$.next(event);
+      },
+      positionFolded: (position) => {
+        if (this.positionFolded$.observed) this.positionFolded$.next(position);
       },
       wakeAt: (at) => this.timers.set(KERNEL_TIMER_OWNER, at, 0, 'early orders and fills given up'),
     });

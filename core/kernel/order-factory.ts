@@ -74,13 +74,14 @@ export class OrderFactory {
    * ctx.submit(ctx.order.limit({ sym, side: 'BUY', qty: '0.01', price: quote.bid, round: true }));
    */
   limit(input: LimitInput): PlaceOrderIntent {
-    this.tally.built++;
-    return placeOrderIntent(
-      this.state,
-      input,
-      'LIMIT',
-      input.price,
-      input.timeInForce ?? defaultTimeInForce(this.state, input.sym),
+    return this.built(
+      placeOrderIntent(
+        this.state,
+        input,
+        'LIMIT',
+        input.price,
+        input.timeInForce ?? defaultTimeInForce(this.state, input.sym),
+      ),
     );
   }
 
@@ -91,7 +92,6 @@ export class OrderFactory {
    * @returns the intent
    */
   market(input: MarketInput): PlaceOrderIntent {
-    this.tally.built++;
     const intent = placeOrderIntent(
       this.state,
       { ...input, qty: input.qty ?? ZERO },
@@ -99,9 +99,11 @@ export class OrderFactory {
       undefined,
       input.timeInForce ?? immediateTimeInForce(this.state, input.sym),
     );
-    return input.quoteQty === undefined
-      ? intent
-      : { ...intent, quoteOrderQty: toDecimal(input.quoteQty, 'quoteQty') };
+    return this.built(
+      input.quoteQty === undefined
+        ? intent
+        : { ...intent, quoteOrderQty: toDecimal(input.quoteQty, 'quoteQty') },
+    );
   }
 
   /**
@@ -110,8 +112,7 @@ export class OrderFactory {
    * @returns the intent
    */
   postOnly(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
-    this.tally.built++;
-    return placeOrderIntent(this.state, input, 'LIMIT', input.price, 'GTX');
+    return this.built(placeOrderIntent(this.state, input, 'LIMIT', input.price, 'GTX'));
   }
 
   /**
@@ -120,13 +121,8 @@ export class OrderFactory {
    * @returns the intent
    */
   ioc(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
-    this.tally.built++;
-    return placeOrderIntent(
-      this.state,
-      input,
-      'LIMIT',
-      input.price,
-      immediateTimeInForce(this.state, input.sym),
+    return this.built(
+      placeOrderIntent(this.state, input, 'LIMIT', input.price, immediateTimeInForce(this.state, input.sym)),
     );
   }
 
@@ -136,8 +132,7 @@ export class OrderFactory {
    * @returns the intent
    */
   fok(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
-    this.tally.built++;
-    return placeOrderIntent(this.state, input, 'LIMIT', input.price, 'FOK');
+    return this.built(placeOrderIntent(this.state, input, 'LIMIT', input.price, 'FOK'));
   }
 
   /**
@@ -147,8 +142,7 @@ export class OrderFactory {
    * @returns the intent, with `expiryDate` as `YYYY-MM-DD`
    */
   gtd(input: GtdInput): PlaceOrderIntent {
-    this.tally.built++;
-    return gtdIntent(this.state, input);
+    return this.built(gtdIntent(this.state, input));
   }
 
   /**
@@ -160,14 +154,13 @@ export class OrderFactory {
    * @returns the intent
    */
   conditional(input: ConditionalInput): PlaceOrderIntent {
-    this.tally.built++;
     const condition = orderCondition(
       input,
       input.round === true ? this.state.instrument(input.sym) : undefined,
     );
     const orderType = input.price === undefined ? 'MARKET' : 'LIMIT';
     const tif = input.timeInForce ?? defaultTimeInForce(this.state, input.sym);
-    return { ...placeOrderIntent(this.state, input, orderType, input.price, tif), condition };
+    return this.built({ ...placeOrderIntent(this.state, input, orderType, input.price, tif), condition });
   }
 
   /**
@@ -178,8 +171,7 @@ export class OrderFactory {
    * ctx.order.algo({ sym, side: 'SELL', qty: 1, triggerPrice: 58_000, condition: 'LTE', reduceOnly: true });
    */
   algo(input: AlgoInput): PlaceAlgoOrderIntent {
-    this.tally.built++;
-    return placeAlgoOrderIntent(this.state, input);
+    return this.built(placeAlgoOrderIntent(this.state, input));
   }
 
   /**
@@ -198,8 +190,7 @@ export class OrderFactory {
    * ctx.order.trailingStop({ sym, side: 'SELL', qty: 1, offset: { ticks: 50 }, activationPrice: 60_000 });
    */
   trailingStop(input: TrailingStopInput): PlaceOrderIntent {
-    this.tally.built++;
-    return trailingStopIntent(this.state, input);
+    return this.built(trailingStopIntent(this.state, input));
   }
 
   /**
@@ -212,8 +203,7 @@ export class OrderFactory {
    * ctx.submit(ctx.order.replaceAlgo(stopRef, { triggerPrice: low - 0.5, price: low - 1, round: true }));
    */
   replaceAlgo(target: string, changes: ReplaceAlgoInput): ReplaceAlgoOrderIntent {
-    this.tally.built++;
-    return replaceAlgoOrderIntent(this.state, target, changes);
+    return this.built(replaceAlgoOrderIntent(this.state, target, changes));
   }
 
   /**
@@ -222,8 +212,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancelAlgo(target: string): CancelAlgoOrderIntent {
-    this.tally.built++;
-    return cancelAlgoOrderIntent(this.state, target);
+    return this.built(cancelAlgoOrderIntent(this.state, target));
   }
 
   /**
@@ -232,8 +221,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancelAllAlgos(filter: Omit<CancelAllAlgoOrdersIntent, 'kind' | 'ref'> = {}): CancelAllAlgoOrdersIntent {
-    this.tally.built++;
-    return { kind: 'cancelAllAlgoOrders', ref: this.state.nextRef(), ...filter };
+    return this.built({ kind: 'cancelAllAlgoOrders', ref: this.state.nextRef(), ...filter });
   }
 
   /**
@@ -245,8 +233,7 @@ export class OrderFactory {
    * ctx.submit(ctx.order.modify(order, { price: quote.bid - 0.5, round: true }));
    */
   modify(target: string | Order, changes: ModifyInput): ModifyOrderIntent {
-    this.tally.built++;
-    return modifyOrderIntent(this.state, target, changes);
+    return this.built(modifyOrderIntent(this.state, target, changes));
   }
 
   /**
@@ -255,8 +242,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancel(target: string | Order): CancelOrderIntent {
-    this.tally.built++;
-    return cancelOrderIntent(this.state, target);
+    return this.built(cancelOrderIntent(this.state, target));
   }
 
   /**
@@ -265,8 +251,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancelMany(selection: { targets?: readonly string[]; sym?: string } = {}): CancelOrdersIntent {
-    this.tally.built++;
-    return { kind: 'cancelOrders', ref: this.state.nextRef(), ...selection };
+    return this.built({ kind: 'cancelOrders', ref: this.state.nextRef(), ...selection });
   }
 
   /**
@@ -277,8 +262,7 @@ export class OrderFactory {
    * @returns the intent
    */
   closePosition(sym: string, positionSide?: PositionSide): ClosePositionIntent {
-    this.tally.built++;
-    return closePositionIntent(this.state, sym, positionSide);
+    return this.built(closePositionIntent(this.state, sym, positionSide));
   }
 
   /**
@@ -287,8 +271,7 @@ export class OrderFactory {
    * @returns the intent
    */
   closePositions(symList: readonly string[]): ClosePositionsIntent {
-    this.tally.built++;
-    return { kind: 'closePositions', ref: this.state.nextRef(), symList: [...symList] };
+    return this.built({ kind: 'closePositions', ref: this.state.nextRef(), symList: [...symList] });
   }
 
   /**
@@ -297,8 +280,7 @@ export class OrderFactory {
    * @returns the intent
    */
   borrow(input: LoanInput): BorrowIntent {
-    this.tally.built++;
-    return { kind: 'borrow', ...loanFields(this.state, input) };
+    return this.built({ kind: 'borrow', ...loanFields(this.state, input) });
   }
 
   /**
@@ -307,8 +289,7 @@ export class OrderFactory {
    * @returns the intent
    */
   repay(input: LoanInput): RepayIntent {
-    this.tally.built++;
-    return { kind: 'repay', ...loanFields(this.state, input) };
+    return this.built({ kind: 'repay', ...loanFields(this.state, input) });
   }
 
   /**
@@ -338,7 +319,17 @@ export class OrderFactory {
    * @returns the intent
    */
   setPositionMode(positionMode: PositionMode): SetPositionModeIntent {
+    return this.built({ kind: 'setPositionMode', ref: this.state.nextRef(), positionMode });
+  }
+
+  /**
+   * Counts an intent the factory built, once it is built: a builder call that throws (a qty string
+   * that is not a decimal) built nothing, so the warning of intents left unsent does not count it.
+   * @param intent - the intent just built
+   * @returns the intent
+   */
+  private built<T>(intent: T): T {
     this.tally.built++;
-    return { kind: 'setPositionMode', ref: this.state.nextRef(), positionMode };
+    return intent;
   }
 }

@@ -4,11 +4,12 @@ import { RiskAddingOrders } from './risk-adding-orders.ts';
 import { UnprotectiveOrders } from './unprotective-orders.ts';
 
 /**
- * Which of the strategies' orders a sweep cancels: all of them (a kill switch's trip to HALTED),
- * only those that would add risk if they filled or fired (`riskAdding`, a trip to REDUCING: see
+ * Which of the strategies' orders a sweep cancels: all of them, only those that would add risk if
+ * they filled or fired (`riskAdding`, a kill switch's trip to REDUCING: see
  * {@link RiskAddingOrders}, reduce-only and protective ones stay, and plain ones that fit against
  * the position), or all but the protective ones of open positions (`unprotective`, a strategy
- * halted by a fault: see {@link UnprotectiveOrders}, so its position keeps its stop-loss).
+ * halted by a fault or a trip to HALTED: see {@link UnprotectiveOrders}, so a position keeps its
+ * stop-loss).
  */
 export type SweepScope = 'all' | 'riskAdding' | 'unprotective';
 

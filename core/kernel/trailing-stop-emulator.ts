@@ -33,8 +33,13 @@ export interface EmulatorView {
 
 /** Where the emulator's work goes: the released order and every change of status. */
 export interface EmulatorOutlet<O> {
-  /** Sends the MARKET order of a triggered stop through the risk gate, for its owner. */
-  release(owner: O, intent: PlaceOrderIntent): void;
+  /**
+   * Sends the MARKET order of a triggered stop through the risk gate, for its owner.
+   * @param owner - the stop's owner
+   * @param intent - the order
+   * @param heldSince - when the emulator accepted the stop, epoch ms
+   */
+  release(owner: O, intent: PlaceOrderIntent, heldSince: number): void;
   /** Tells the owner (and the run's outputs) that a stop changed status. */
   changed(owner: O, stop: TrailingStop): void;
 }
@@ -365,7 +370,7 @@ export class TrailingStopEmulator<O> {
       held.crossPrice = price;
       this.close(held, 'TRIGGERED');
       const { trailingStop: _spec, ...order } = held.intent;
-      this.outlet.release(held.owner, this.sizedToPosition(order));
+      this.outlet.release(held.owner, this.sizedToPosition(order), held.createAt);
       return true;
     }
     return false;

@@ -6,6 +6,7 @@ import type {
   ExecutionEvent,
   Order,
   OrderUpdateEvent,
+  Position,
   UserEvent,
 } from '../model/index.ts';
 import {
@@ -60,6 +61,11 @@ export interface UserDataRoutingHooks {
    * after it (a take-profit the venue attached when an entry filled).
    */
   readonly orderFolded?: (event: OrderUpdateEvent | AlgoOrderUpdateEvent) => void;
+  /**
+   * Told of every position update that changed the state, once folded and before any strategy
+   * hears of it, so a kill switch's REDUCING sweep cancels the orders that no longer reduce it.
+   */
+  readonly positionFolded?: (position: Position) => void;
 }
 
 /**
@@ -140,6 +146,7 @@ export class UserDataRouting {
         this.deliverHeld();
         return;
       case 'position':
+        this.hooks.positionFolded?.(event.position);
         for (const runner of this.runners) runner.deliverPosition(event.position);
         return;
       case 'commandRejected':

@@ -60,6 +60,8 @@ export {
   parseSym,
   settlesInCoins,
 } from './instrument.ts';
+export type { FieldType, WrongFieldType } from './intent-field-types.ts';
+export { describeWrongFieldType, wrongFieldType } from './intent-field-types.ts';
 export type { UnknownFieldValue } from './intent-field-values.ts';
 export { describeUnknownFieldValue, unknownFieldValue } from './intent-field-values.ts';
 export type {

@@ -209,4 +209,11 @@ export interface StrategyIntent {
    * yet through the kernel's pipeline, and on Keel's own cancels.
    */
   readonly hookCall?: number;
+  /**
+   * Set by the kernel on the MARKET order an emulated trailing stop sends when it fires: when the
+   * kernel accepted the stop, epoch ms. A HALTED gate lets such an order through its trading state
+   * when it is reduce-only and the stop was accepted before the halt, as the venue fires a stop it
+   * holds. Never set on a strategy's own intents.
+   */
+  readonly heldSince?: number;
 }

@@ -36,6 +36,7 @@ export const RISK_CHECK_NAMES = [
   'maxGrossExposure',
   'maxOpenOrders',
   'priceBand',
+  'fieldTypes',
   'tradingState',
   'submitRate',
   'modifyRate',
@@ -44,8 +45,16 @@ export const RISK_CHECK_NAMES = [
 /** One risk check's name. */
 export type RiskCheckName = (typeof RISK_CHECK_NAMES)[number];
 
-/** The checks that are always on: the trading state and the throttles (configured by their limits). */
-const ALWAYS_ON: ReadonlySet<RiskCheckName> = new Set(['tradingState', 'submitRate', 'modifyRate']);
+/**
+ * The checks that are always on: the field types (every later check reads the fields), the trading
+ * state and the throttles (configured by their limits).
+ */
+const ALWAYS_ON: ReadonlySet<RiskCheckName> = new Set([
+  'fieldTypes',
+  'tradingState',
+  'submitRate',
+  'modifyRate',
+]);
 
 /** Checks a config may switch off with `disabledChecks`. */
 export const DISABLEABLE_CHECK_NAMES = RISK_CHECK_NAMES.filter((name) => !ALWAYS_ON.has(name)) as [

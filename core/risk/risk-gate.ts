@@ -1,5 +1,5 @@
 import type { Dec, Intent, StrategyIntent } from '../model/index.ts';
-import { CANCEL_INTENT_KINDS } from '../model/index.ts';
+import { CANCEL_INTENT_KINDS, describeWrongFieldType, wrongFieldType } from '../model/index.ts';
 import { approve } from './approved-intent.ts';
 import { IntentThrottle } from './intent-throttle.ts';
 import { KillSwitch, type KillSwitchMarks, utcDayOf } from './kill-switch.ts';
@@ -40,7 +40,9 @@ const ACTIVE: TradingStatus = { state: 'ACTIVE' };
 /**
  * The risk gate: every intent passes through it, and only its approved output reaches an
  * execution port. Cancels always pass. Otherwise, in order: the kill switch observes equity;
- * the trading state (HALTED: nothing; REDUCING: only risk-reducing intents); the rule checks;
+ * the field types (an amount that is not a Decimal, a sym that is not a string: `fieldTypes`);
+ * the trading state (HALTED: nothing but the order of a reduce-only emulated trailing stop held
+ * since before the halt, which fires as a venue's stop would; REDUCING: only risk-reducing intents); the rule checks;
  * the limit checks against the portfolio limits, then against the strategy's; the submit or
  * modify throttle (portfolio's and strategy's bucket). A denial is returned, never thrown.
  *
@@ -121,7 +123,9 @@ export class RiskGate {
     const now = view.now();
     if (this.#killSwitch.armed) this.observeEquity(now, view.equity());
     const denial =
-      this.#stateDenial(strategyId, intent, view) ?? this.#checkDenial(strategyId, intent, view, now);
+      fieldTypeDenial(intent) ??
+      this.#stateDenial(strategyIntent, view) ??
+      this.#checkDenial(strategyId, intent, view, now);
     if (denial !== undefined) return { kind: 'denied', ...denial };
     return { kind: 'approved', command: approve(strategyIntent) };
   }
@@ -237,9 +241,11 @@ export class RiskGate {
     else this.#strategyStatus.set(strategyId, status);
   }
 
-  #stateDenial(strategyId: string, intent: Intent, view: RiskView): Denial | undefined {
-    const { state, reason } = this.status(strategyId);
+  #stateDenial({ strategyId, intent, heldSince }: StrategyIntent, view: RiskView): Denial | undefined {
+    const status = this.status(strategyId);
+    const { state, reason } = status;
     if (state === 'ACTIVE' || (state === 'REDUCING' && isRiskReducing(intent, view))) return undefined;
+    if (state === 'HALTED' && firesHeldStop(intent, heldSince, status)) return undefined;
     const allowed = state === 'HALTED' ? 'only cancels pass' : 'only risk-reducing intents pass';
     return {
       check: 'tradingState',
@@ -254,4 +260,37 @@ export class RiskGate {
       this.#throttle.denial(strategyId, intent, strategyLimits, now)
     );
   }
+}
+
+/**
+ * Whether an order is what a reduce-only emulated trailing stop, held since before the halt, sends
+ * as it fires: HALTED lets it through (the other checks still judge it), as the venue fires a stop
+ * it holds (the halt's sweep keeps a position's protective orders). Only such an order: any other
+ * intent of a HALTED strategy but a cancel is denied.
+ * @param intent - the intent
+ * @param heldSince - when the kernel accepted the stop that sends it (set by the kernel only)
+ * @param halt - the HALTED status in force
+ * @returns true for the fired order of a reduce-only stop accepted at or before the halt
+ */
+function firesHeldStop(intent: Intent, heldSince: number | undefined, halt: TradingStatus): boolean {
+  return (
+    heldSince !== undefined &&
+    halt.since !== undefined &&
+    heldSince <= halt.since &&
+    intent.kind === 'placeOrder' &&
+    intent.reduceOnly === true
+  );
+}
+
+/**
+ * Denies an intent a field of which does not hold its type (`qty: 5`, a number, where a Decimal
+ * goes): first, as every later check reads the fields and would throw on it.
+ * @param intent - the intent (not a cancel)
+ * @returns the `fieldTypes` denial, or undefined when every field holds its type
+ */
+function fieldTypeDenial(intent: Intent): Denial | undefined {
+  const problem = wrongFieldType(intent);
+  if (problem === undefined) return undefined;
+  const ref = typeof intent.ref === 'string' ? ` ${intent.ref}` : '';
+  return { check: 'fieldTypes', reason: `${intent.kind}${ref}: ${describeWrongFieldType(problem)}` };
 }

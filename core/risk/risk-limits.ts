@@ -116,7 +116,7 @@ export const killSwitchSchema = z
       .enum(['HALTED', 'REDUCING'])
       .default('HALTED')
       .describe(
-        'The trading state a trip sets: HALTED lets nothing but cancels pass, REDUCING only what takes risk off (cancels, closes, repayments, reducing orders).',
+        'The trading state a trip sets: HALTED lets nothing but cancels pass (and the order of a reduce-only trailing stop placed before the trip, which fires as a venue-held stop would), so an open position is frozen with only the protective orders the sweep keeps (see cancelOrdersOnHalt): the kill switch does not flatten it; REDUCING only what takes risk off (cancels, closes, repayments, reducing orders), re-sweeping orders that no longer reduce as positions shrink.',
       ),
   })
   .strict();

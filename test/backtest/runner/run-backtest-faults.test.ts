@@ -225,9 +225,13 @@ describe('backtest runner: strategy faults', () => {
     expect(await run()).toEqual([
       'MARKET FILLED',
       'LIMIT CANCELLED',
-      'only cancels passed; its sweep cancelled 1 order(s) and algo order(s)',
+      'only cancels passed (and the orders of reduce-only trailing stops placed before it); its sweep cancelled 1 order(s) and algo order(s) that do not protect an open position; it kept no protective order',
     ]);
-    expect(await run(false)).toEqual(['MARKET FILLED', 'LIMIT OPEN', 'only cancels passed']);
+    expect(await run(false)).toEqual([
+      'MARKET FILLED',
+      'LIMIT OPEN',
+      'only cancels passed (and the orders of reduce-only trailing stops placed before it)',
+    ]);
   });
 
   it('has no faults when nothing threw', async () => {

@@ -280,7 +280,7 @@ describe('backtest runner', () => {
       `${BTC} stayed open at the end: its closing order was never sent, denied by risk (tradingState): closePosition bt-end1-close-${BTC}-NONE refused: trading is HALTED (kill switch: drawdown 0.01 % from the high-water mark 10000 reached the limit 0.005 %); only cancels pass; it is valued at its last price and left out of the trade statistics.`,
     ]);
     expect(result.meta.warnings?.filter((w) => w.startsWith('the kill switch'))).toEqual([
-      'the kill switch tripped to HALTED at 2024-01-01 00:03:00.000 UTC (drawdown 0.01 % from the high-water mark 10000 reached the limit 0.005 %); after it only cancels passed; its sweep cancelled 0 order(s) and algo order(s)',
+      'the kill switch tripped to HALTED at 2024-01-01 00:03:00.000 UTC (drawdown 0.01 % from the high-water mark 10000 reached the limit 0.005 %); after it only cancels passed (and the orders of reduce-only trailing stops placed before it); its sweep cancelled 0 order(s) and algo order(s) that do not protect an open position; it kept no protective order',
     ]);
     result.dispose?.();
   });

@@ -19,7 +19,7 @@ describe('a session whose kill switch trips', () => {
     const trips = (outcome.result.meta.warnings ?? []).filter((w) => w.includes('kill switch'));
     expect(trips).toHaveLength(1);
     expect(trips[0]).toMatch(
-      /^the kill switch tripped to HALTED at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC \(daily loss [\d.]+ reached the limit 0\.0001 .*\); after it only cancels passed; its sweep cancelled 0 order\(s\) and algo order\(s\)$/,
+      /^the kill switch tripped to HALTED at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC \(daily loss [\d.]+ reached the limit 0\.0001 .*\); after it only cancels passed \(and the orders of reduce-only trailing stops placed before it\); its sweep cancelled 0 order\(s\) and algo order\(s\) that do not protect an open position; it kept no protective order$/,
     );
     expect(formatSessionSummary(outcome, true)).toContain(`  ⚠ ${trips[0]}\n`);
   }, 30_000);

@@ -68,4 +68,41 @@ describe('an emulated trailing stop and the trading state', () => {
       /trading is REDUCING \(operator: reduce\); only risk-reducing intents pass/,
     );
   });
+
+  it('fires through a halt that came after it was placed when reduce-only: its order reaches the venue, as a venue-held stop would', () => {
+    const gate = new RiskGate();
+    const t = trailer();
+    const buyer = defineStrategy({
+      name: 'buyer',
+      params: z.object({}),
+      onTrade: (ctx, trade) =>
+        trade.ts === 1 ? ctx.order.market({ sym: BTC, side: 'BUY', qty: 1 }) : undefined,
+    });
+    const rig = aKernelRig(
+      [
+        { id: 'b', strategy: buyer },
+        { id: 's', strategy: t.strategy },
+      ],
+      { gate },
+    );
+    rig.market.next(aTrade(1, 100));
+    rig.market.next(aTrade(2, 101));
+    gate.halt('kill switch: test', undefined, 3);
+    rig.market.next(aTrade(4, 99));
+    expect(t.stops.map((s) => s.status)).toContain('TRIGGERED');
+    expect(t.denials).toEqual([]);
+    expect(rig.venue.submitted.map((c) => c.intent.ref)).toEqual(['b-1', 's-1']);
+  });
+
+  it('is still denied when it fires in a halt if it may open a position (not reduce-only)', () => {
+    const gate = new RiskGate();
+    const t = trailer(false);
+    const rig = aKernelRig([{ id: 's', strategy: t.strategy }], { gate });
+    rig.market.next(aTrade(1, 100));
+    rig.market.next(aTrade(2, 101));
+    gate.halt('kill switch: test', undefined, 3);
+    rig.market.next(aTrade(4, 99));
+    expect(t.denials.map((d) => [d.check, d.ref])).toEqual([['tradingState', 's-1']]);
+    expect(rig.venue.submitted).toEqual([]);
+  });
 });

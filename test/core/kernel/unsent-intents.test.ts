@@ -28,6 +28,26 @@ describe('kernel: intents a hook built and never sent', () => {
     ]);
   });
 
+  it('leaves out a builder call that threw: it built nothing', () => {
+    const caught = defineStrategy({
+      name: 'caught',
+      params: z.object({}),
+      onQuote: (ctx) => {
+        const tries = [
+          () => ctx.order.limit({ sym: BTC, side: 'BUY', qty: 0.1, price: '1e-30' }),
+          () => ctx.order.market({ sym: BTC, side: 'BUY', quoteQty: 'lots' }),
+          () =>
+            ctx.order.algo({ sym: BTC, side: 'SELL', qty: 0.1, triggerPrice: Number.NaN, condition: 'LTE' }),
+        ];
+        for (const build of tries) expect(build).toThrow(TypeError);
+      },
+    });
+    const rig = aKernelRig([{ id: 'caught', strategy: caught }]);
+    rig.market.next(aQuote(1, 100));
+    expect(rig.faults).toEqual([]);
+    expect(rig.kernel.unsentIntents()).toEqual([]);
+  });
+
   it('leaves out intents returned, given to ctx.submit, denied, or expanded by the kernel', () => {
     const sends = defineStrategy({
       name: 'sends',

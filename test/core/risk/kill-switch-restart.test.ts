@@ -36,7 +36,10 @@ describe('kill switch across a restart', () => {
     sameDay.restoreKillSwitch(saved, DAY + 100);
     expect(sameDay.status().state).toBe('HALTED');
     const decision = sameDay.evaluate(
-      { strategyId: 's', intent: { kind: 'borrow', ref: 'b', asset: 'USDT', qty: D(1) } as never },
+      {
+        strategyId: 's',
+        intent: { kind: 'borrow', ref: 'b', exchange: 'BINANCE', coin: 'USDT', amount: D(1) },
+      },
       { now: () => DAY + 101, equity: () => D('9400') } as never,
     );
     expect(decision.kind === 'denied' ? decision.check : decision.kind).toBe('tradingState');
