@@ -175,7 +175,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       runConfig: session.runConfig,
       assumptions: [
         `A ${session.mode} session against ${session.venue}; positions still open at the end stay open.`,
-        'Equity is the kernel’s view (the venue’s account and assets), sampled as market events arrive.',
+        `Equity is the kernel’s view (the venue’s account and assets), sampled at most every ${session.sampler.everyMs / 1000} s of the session’s time as events arrive, and at the end; the curve keeps, per bucket, the lowest and highest sample and the equity at the bucket’s last event. The recording’s header states the step, so a backtest of the recording samples at it too.`,
         ...adoptionNotes(session.adoptedPositions ?? []),
         ...(session.assumptions ?? []),
       ],
