@@ -198,6 +198,10 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       trades: closed,
       openTrades: open,
       fills: session.fills,
+      // Over every sample, as its backtest measures them: not over the curve its buckets merged.
+      drawdown: session.sampler.drawdownFigures(),
+      meanEquity: session.sampler.meanEquity(),
+      ...sampledPeak(session.sampler),
       buyAndHold: {
         prices,
         namedSyms: symsNamedBy(session.slots, instrumentSyms),
@@ -211,4 +215,10 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       ...(session.accountCurrency === undefined ? {} : { accountCurrency: session.accountCurrency }),
     }),
   };
+}
+
+/** The highest equity sampled, when the session sampled any. */
+function sampledPeak(sampler: EquitySampler): { equityPeak?: Dec } {
+  const equityPeak = sampler.equityPeak();
+  return equityPeak === undefined ? {} : { equityPeak };
 }
