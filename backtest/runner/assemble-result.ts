@@ -64,7 +64,7 @@ export interface RunRecords {
  * the rest of the bar would need the venue to stop mid-bar; it would still miss the bar's lows.
  */
 const BAR_SAMPLING_NOTE =
-  "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns.";
+  "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns. A paper session on the same bars samples as the events reach it: where a fill stamped at a bar's close came with the next bar, its curve holds the equity before that fill, so its curve and drawdown figures may differ from this run's at such closes (fills and final equity do not).";
 
 function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
   const subText = subPortfolioMarkupText(options.sim?.subPortfolioMarkup, options.subPortfolio);
