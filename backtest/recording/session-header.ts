@@ -25,6 +25,13 @@ export interface SessionHeader {
   readonly synthetic: boolean;
   /** Free-form note for people (e.g. the generator and its seed). */
   readonly description?: string;
+  /**
+   * The equity sampling step of the paper or live session that recorded the file, ms: a backtest
+   * of the recording samples its equity at that step (unless told another), so its curve and
+   * drawdown figures are the session's. Absent in recordings made otherwise (generated, imported,
+   * or by an earlier Keel).
+   */
+  readonly equitySampleMs?: number;
 }
 
 /**
@@ -91,5 +98,14 @@ export function parseSessionHeader(text: string, file: string): SessionHeader {
   if (h.description !== undefined && typeof h.description !== 'string') {
     throw new RecordingFormatError(file, 1, 'header.description must be a string when present');
   }
+  if (
+    h.equitySampleMs !== undefined &&
+    !(typeof h.equitySampleMs === 'number' && Number.isFinite(h.equitySampleMs) && h.equitySampleMs > 0)
+  )
+    throw new RecordingFormatError(
+      file,
+      1,
+      'header.equitySampleMs must be a positive number of ms when present',
+    );
   return value as SessionHeader;
 }

@@ -32,6 +32,7 @@ import type { EquitySampler } from './equity-sampler.ts';
 import { instrumentFeeRatesText, subPortfolioMarkupText } from './fee-rates-text.ts';
 import type { OrderJournal } from './order-journal.ts';
 import { type PerpMarketSeen, perpAssumptions, perpFeedsOf } from './perp-assumptions.ts';
+import { recordedSampleStep } from './recorded-sample-step.ts';
 import { replaySourceName } from './replay-source.ts';
 import { type StartingCoinValue, startingCoinsConfig, startingCoinsNotes } from './starting-coin-notes.ts';
 import { symsNamedBy } from './strategy-syms.ts';
@@ -63,7 +64,7 @@ export interface RunRecords {
  * the rest of the bar would need the venue to stop mid-bar; it would still miss the bar's lows.
  */
 const BAR_SAMPLING_NOTE =
-  "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns.";
+  "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns. A paper session on the same bars samples as the events reach it: where a fill stamped at a bar's close came with the next bar, its curve holds the equity before that fill, so its curve and drawdown figures may differ from this run's at such closes (fills and final equity do not).";
 
 function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
   const subText = subPortfolioMarkupText(options.sim?.subPortfolioMarkup, options.subPortfolio);
@@ -84,8 +85,10 @@ function recordingDescription(path: string, header: SessionHeader): RecordingDes
   };
 }
 
-/** How the default sampling step was chosen: for the run's span, or for a run whose recordings hold no record. */
-function defaultStepNote(spanMs: number | undefined): string {
+/** How the sampling step was chosen when the run was given none: as the recordings' session sampled, for the run's span, or for a run whose recordings hold no record. */
+function defaultStepNote(spanMs: number | undefined, recordedStep: number | undefined): string {
+  if (recordedStep !== undefined)
+    return ' (the step the session that made the recording sampled at, as its header states)';
   return spanMs === undefined
     ? ' (the default step for a run without recorded time: the recordings hold no record)'
     : ' (the default step for this span of recorded time)';
@@ -177,7 +180,7 @@ export function assembleResult(
       : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
     ...(closeAtEnd ? unclosedNotes(open, closeRefusals) : []),
     "The simulated venue matches each market event at its receive time; strategies see it after the latency model's market-data delay, their orders reach the venue after its order-entry delay, and its User Data reaches them after its User Data delay (see the latency line).",
-    `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? defaultStepNote(spanMs) : ''} and at the end; ` +
+    `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? defaultStepNote(spanMs, recordedSampleStep(headers)) : ''} and at the end; ` +
       `the curve keeps, per ${formatInterval(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
       `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets, or one a day on longer runs: buckets never widen beyond a day) while daily returns see each day's last equity; ` +
       'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',

@@ -9,11 +9,11 @@ const TARGET_SAMPLES = 10_000;
 
 /**
  * The equity sampling step of a run whose event-time span is known: the finest of 1, 2, 5, 10,
- * 15, 30 and 60 s that gives at most 10 000 samples. A paper session's recording (up to 2.8
- * hours) is so sampled every second, as the session itself was, and its curve and drawdown
- * match the session's; runs of about a week or more keep one sample a minute, as does a run
- * without a span (its recordings hold no record). Keel's choice; memory stays bounded by the
- * sampler's buckets either way.
+ * 15, 30 and 60 s that gives at most 10 000 samples (up to 2.8 hours, every second); runs of
+ * about a week or more keep one sample a minute, as does a run without a span (its recordings
+ * hold no record). Keel's choice; memory stays bounded by the sampler's buckets either way. A
+ * paper or live session's recording states the step its session sampled at, which a backtest of
+ * it takes instead (see `recordedSampleStep`).
  * @param spanMs - last minus first event time, ms, or undefined when the recordings hold no record
  * @returns the step, ms
  */

@@ -48,6 +48,7 @@ import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
 import { outsideWindowText } from './outside-window-spans.ts';
 import { perpFeedsOf } from './perp-assumptions.ts';
+import { recordedSampleStep } from './recorded-sample-step.ts';
 import { replaySourceName } from './replay-source.ts';
 import { openReplaySources } from './replay-sources.ts';
 import { spanOf } from './replay-window.ts';
@@ -225,7 +226,7 @@ async function runInto(
   }
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
   const spanMs = await spanOf(options, startTime, ends);
-  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
+  const sampleMs = options.equitySampleMs ?? recordedSampleStep(headers) ?? equitySampleStepFor(spanMs);
   const coins = await startingCoinValues(
     options.startingCoins ?? {},
     options.instruments,

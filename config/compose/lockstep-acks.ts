@@ -98,9 +98,14 @@ export interface LockstepAcks {
    * what is pending) is not sent, and a tick that arrives is not handled, so the venue releases
    * nothing more. The one thing the last ack sent may have released (an event, on which the venue
    * may have filled an order) is still handled and recorded like the rest: the returned promise
-   * settles once it arrived, and what it left pending is done.
-   * @returns settles at once when the last ack sent was answered; else once its answer arrived
-   *   and was handled (never, if the venue releases nothing more: bound the wait)
+   * settles once it arrived, and what it left pending is done. A session that handled a tick since
+   * its last event has acted (fired timers, sent what they made) at a time no recorded event
+   * reaches, and a backtest of its recording, which ends at its last event, would not: it goes on
+   * acknowledging, unpaced, until the venue releases the event that tick came before, and stops
+   * there (that event handled and recorded, not acknowledged).
+   * @returns settles at once when the last ack sent was answered and the session handled no tick
+   *   since its last event; else once the event awaited arrived and was handled (never, if the
+   *   venue releases nothing more: bound the wait)
    */
   readonly halt: () => Promise<void>;
 }
@@ -129,8 +134,14 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   let unanswered = false;
   let halted = false;
   let answered: (() => void) | undefined;
+  /** Whether the session handled a tick since its last event (its clock passed every event it recorded). */
+  let tickedSinceEvent = false;
+  /** Set by a halt after a tick: settled by the next event, on which the acks stop. */
+  let eventAfterTick: (() => void) | undefined;
   /** The paced ack's wait, cleared on halt: a long one would keep a stopped process alive. */
   let pacing: NodeJS.Timeout | undefined;
+  /** What the paced wait sends, run at once by a halt that goes on to the next event. */
+  let pacedSend: (() => void) | undefined;
   const restCount = (): LockstepAckExtras => {
     const ledger = options.restMutations;
     return ledger === undefined ? {} : { restEpoch: ledger.epoch, restSent: ledger.sent };
@@ -182,9 +193,18 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     options.send(highestSeq, { ...extras(), held: true });
   };
   const halt = (): Promise<void> => {
-    halted = true;
     clearTimeout(pacing);
     pacing = undefined;
+    const paced = pacedSend;
+    pacedSend = undefined;
+    if (tickedSinceEvent && !halted) {
+      const reached = new Promise<void>((resolve) => {
+        eventAfterTick = resolve;
+      });
+      paced?.();
+      return reached.then(pendingDone);
+    }
+    halted = true;
     if (!unanswered) return pendingDone();
     return new Promise<void>((resolve) => {
       answered = resolve;
@@ -215,16 +235,24 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       answered?.();
       answered = undefined;
     }
+    // The event a halt after a tick waited for: the session stops acknowledging on it.
+    if (eventAfterTick !== undefined && typeof frame.seq === 'number' && !control) {
+      halted = true;
+      eventAfterTick();
+      eventAfterTick = undefined;
+    }
     // Once halted, a tick is left unhandled: a backtest of the recording, which ends at the last
     // event, fires no timer after it. An event is still handled, but not acknowledged.
     if (halted) return control;
     if (tick) {
       options.onTick?.(Number(frame.time));
       lastTick = Math.max(lastTick, Number(frame.tick));
+      tickedSinceEvent = true;
     } else if (settle) {
       lastSettle = Math.max(lastSettle, Number(frame.round));
     } else if (typeof frame.seq === 'number') {
       highestSeq = Math.max(highestSeq, frame.seq);
+      tickedSinceEvent = false;
     } else return false;
     if (ackQueued) {
       // The venue released it while the session held commands: it says so for this step too.
@@ -264,8 +292,14 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
         heldAcked = undefined;
         sendHighest();
       };
-      if (wait > 1) pacing = setTimeout(sendHighest, wait);
-      else sendHighest();
+      // A halt going on to the next event sends it at once.
+      if (wait > 1 && eventAfterTick === undefined) {
+        pacedSend = sendHighest;
+        pacing = setTimeout(() => {
+          pacedSend = undefined;
+          sendHighest();
+        }, wait);
+      } else sendHighest();
     });
     return control;
   };

@@ -2,6 +2,13 @@ import { EquitySampler } from '../../backtest/runner/index.ts';
 import { asNumber, type Dec } from '../../core/model/index.ts';
 import type { SessionStartingCoins } from './session-starting-coins.ts';
 
+/**
+ * The equity sampling step of a live or paper session, ms (Keel's choice): one sample a second
+ * of the session's time at most. Its recording's header states it, so a backtest of the recording
+ * samples alike.
+ */
+export const SESSION_EQUITY_SAMPLE_MS = 1_000;
+
 /** A session's equity sampler, the start it waits for, and the equity it started from. */
 export interface SessionEquitySampler {
   readonly sampler: EquitySampler;
@@ -22,7 +29,7 @@ export interface SessionEquitySampler {
 }
 
 /**
- * The equity sampler of a live or paper session (one point a second at most), started at the
+ * The equity sampler of a live or paper session (every {@link SESSION_EQUITY_SAMPLE_MS} at most), started at the
  * session clock, except that a paper venue's clock reads 0 until it releases its first event:
  * then the curve starts at that event (a start at 0 made a 56-year curve). A paper session
  * starting with coins besides its cash starts its curve once each coin has its first price, and
@@ -47,7 +54,7 @@ export function sessionEquitySampler(
   };
   // The exact equity read as the estimate too: the sampler then takes its samples and closes its
   // buckets when told of the next event (`beforeEvent`), as a backtest's sampler does.
-  const sampler = new EquitySampler(1000, exact, { estimate: () => asNumber(exact()) });
+  const sampler = new EquitySampler(SESSION_EQUITY_SAMPLE_MS, exact, { estimate: () => asNumber(exact()) });
   let started = false;
   let startEquity: Dec | undefined;
   return {

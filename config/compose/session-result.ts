@@ -175,7 +175,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       runConfig: session.runConfig,
       assumptions: [
         `A ${session.mode} session against ${session.venue}; positions still open at the end stay open.`,
-        'Equity is the kernel’s view (the venue’s account and assets), sampled as market events arrive.',
+        `Equity is the kernel’s view (the venue’s account and assets), sampled at most every ${session.sampler.everyMs / 1000} s of the session’s time as events arrive, and at the end; the curve keeps, per bucket, the lowest and highest sample and the equity at the bucket’s last event. The recording’s header states the step, so a backtest of the recording samples at it too.`,
         ...adoptionNotes(session.adoptedPositions ?? []),
         ...(session.assumptions ?? []),
       ],
@@ -198,6 +198,10 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       trades: closed,
       openTrades: open,
       fills: session.fills,
+      // Over every sample, as its backtest measures them: not over the curve its buckets merged.
+      drawdown: session.sampler.drawdownFigures(),
+      meanEquity: session.sampler.meanEquity(),
+      ...sampledPeak(session.sampler),
       buyAndHold: {
         prices,
         namedSyms: symsNamedBy(session.slots, instrumentSyms),
@@ -211,4 +215,10 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       ...(session.accountCurrency === undefined ? {} : { accountCurrency: session.accountCurrency }),
     }),
   };
+}
+
+/** The highest equity sampled, when the session sampled any. */
+function sampledPeak(sampler: EquitySampler): { equityPeak?: Dec } {
+  const equityPeak = sampler.equityPeak();
+  return equityPeak === undefined ? {} : { equityPeak };
 }

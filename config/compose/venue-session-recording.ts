@@ -4,6 +4,7 @@ import { shownPath } from '../../backtest/report/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
+import { SESSION_EQUITY_SAMPLE_MS } from './session-equity-sampler.ts';
 import { SessionRecorder } from './session-recorder.ts';
 
 /** What a live or paper session's recording is opened with. */
@@ -45,6 +46,8 @@ export async function openVenueSessionRecording(
       startTime: input.sessionClock() || Date.now(),
       synthetic: input.synthetic,
       description: `${input.mode} session of ${strategies}${input.synthetic ? ' on SYNTHETIC market data (generated, not a real market)' : ''}`,
+      // A backtest of the recording samples its equity as the session does.
+      equitySampleMs: SESSION_EQUITY_SAMPLE_MS,
     },
     input.sessionClock,
     { onFailure: (message) => input.logger.error({ recording: path }, message) },

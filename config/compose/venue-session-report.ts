@@ -30,6 +30,7 @@ import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
 import { type Dec, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { defaultedSpecNotes } from './instrument-specs.ts';
+import { paperParityNotes } from './paper-parity-notes.ts';
 import { csvPathsOf, type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import type { SessionFillModel, SessionLatency, SessionRecord } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
@@ -184,6 +185,12 @@ export async function writeVenueSessionReport(input: VenueSessionReportInput): P
       ...(mode === 'paper' ? defaultedSpecNotes(input.instruments) : []),
       ...(userData.algoOrders.length > 0 ? [ALGO_ORDER_NOTE] : []),
       ...(starting === undefined ? [] : startingCoinNotes(starting.coins, settleAsset)),
+      ...(mode === 'paper'
+        ? paperParityNotes({
+            lockstep: input.lockstep,
+            barFillModel: (input.defaultedFillModel ?? input.fillModel.name) === 'bar',
+          })
+        : []),
     ],
   });
   const warnings = [

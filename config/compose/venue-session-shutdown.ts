@@ -42,6 +42,11 @@ export interface StoppingVenueSession {
    * stopping: market data is no longer handled nor recorded.
    */
   readonly lastEvent: (withinMs: number) => Promise<void>;
+  /**
+   * @returns the time the session ends at: the last it handled (in lockstep the venue may have
+   *   ticked to a timer the stopped session left unhandled), or that of User Data the stop brought
+   */
+  readonly endTime: () => number;
   readonly live: LiveVenue;
   /** The commands the strategies sent whose outcome is not known yet. */
   readonly inFlight: InFlightCommands;
@@ -167,7 +172,7 @@ async function stopAndReport(
       : beforeCloses;
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, Math.min(200, deadline.left())));
-  const endTs = options.sessionClock();
+  const endTs = session.endTime();
   equity.startAt(endTs, true);
   equity.sampler.sample(endTs);
   const endEquity = equity.equity();

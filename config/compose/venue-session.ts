@@ -195,9 +195,12 @@ async function startAndRunVenueSession(
     sampler.beforeEvent(eventTs);
   };
   market.subscribe(beforeEvent);
+  /** The session's time at the latest User Data that came once it stopped handling market data. */
+  let userDataAfterStop = Number.NEGATIVE_INFINITY;
   userData.subscribe(() => {
     beforeEvent();
     if (!stopping) sampler.beforeUserData();
+    else userDataAfterStop = options.sessionClock();
   });
   let events = 0;
   let userDataEvents = 0;
@@ -408,11 +411,22 @@ async function startAndRunVenueSession(
     stopReason,
     // In lockstep the venue may have released an event, and filled an order on it, on an ack
     // sent just before the stop: it is handled and recorded like the rest, so the session's fills
-    // and equity are its recording's backtest's. Once the feed ended, no ack releases anything more.
+    // and equity are its recording's backtest's. One stopped after a tick (a timer fired, its
+    // orders sent, at a time past every recorded event) goes on to the event that tick came
+    // before (see `LockstepAcks.halt`). Once the feed ended, no ack releases anything more.
     lastEvent: async (withinMs) => {
       const nothingMore = stopReason === 'ended' || stopReason === 'feed';
       await stopAcks(nothingMore ? 0 : Math.min(LOCKSTEP_STOP_WAIT_MS, withinMs));
       stopping = true;
+    },
+    // In lockstep the venue's clock may stand at a tick the stopped session left unhandled, past
+    // its last event: the session ends where its own clock stands, as its recording's backtest
+    // ends at that event, unless the stop's closes and cancels brought User Data later.
+    endTime: () => {
+      const scheduler = options.scheduler;
+      return options.lockstep && scheduler?.followsEventTime === true
+        ? Math.max(scheduler.clock.now(), userDataAfterStop)
+        : options.sessionClock();
     },
     live,
     inFlight,

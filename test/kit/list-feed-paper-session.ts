@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { listFeed, type PaperVenue, startPaperVenue } from '../../backtest/paper-venue/index.ts';
 import type { RecordedMessage } from '../../backtest/recording/index.ts';
 import { instrumentSpecsOf } from '../../config/compose/instrument-specs.ts';
+import { lockstepReplayScheduler } from '../../config/compose/replay-schedulers.ts';
 import type { VenueSessionOutcome } from '../../config/compose/venue-session-options.ts';
 import { loadValidConfig } from '../../config/loader/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
@@ -24,6 +25,11 @@ export interface ListFeedPaperSession {
   readonly lockstepSpeed?: number;
   /** Called with the venue before the session starts (to stop it at a release, say). */
   readonly beforeRun?: (venue: PaperVenue) => void;
+  /**
+   * Whether the session's clock follows event time as `keel run`'s does (its timers fire on the
+   * venue's ticks); false = the wall clock's, the default.
+   */
+  readonly eventTime?: boolean;
 }
 
 /**
@@ -71,6 +77,9 @@ report: { json: ${JSON.stringify(join(session.dir, 'paper.json'))}, html: ${JSON
       name: session.name,
       lockstepSpeed: session.lockstepSpeed ?? Number.POSITIVE_INFINITY,
       handleSignals: true,
+      ...(session.eventTime === true
+        ? { scheduler: lockstepReplayScheduler(session.quotes[0]?.recvTs ?? 0, () => venue.now()) }
+        : {}),
     });
     return await after(outcome, venue);
   } finally {

@@ -9,7 +9,7 @@ import { runVenueSession } from '../../config/compose/venue-session.ts';
 import type { VenueSessionOutcome } from '../../config/compose/venue-session-options.ts';
 import { loadValidConfig } from '../../config/loader/index.ts';
 import type { KeelConfig } from '../../config/schema/index.ts';
-import type { StrategySlot } from '../../core/kernel/index.ts';
+import type { Scheduler, StrategySlot } from '../../core/kernel/index.ts';
 import { D, type InstrumentSpec } from '../../core/model/index.ts';
 
 /** What a lockstep session on a SYNTHETIC paper venue runs. */
@@ -25,6 +25,8 @@ export interface LockstepSessionRun {
   readonly lockstepSpeed?: number;
   /** Whether the session stops on SIGINT / SIGTERM / SIGHUP as `keel run` does; false by default. */
   readonly handleSignals?: boolean;
+  /** The session's clock and timers (as `keel run` makes them, see `paperScheduler`); the wall clock's by default. */
+  readonly scheduler?: Scheduler;
 }
 
 /**
@@ -89,6 +91,7 @@ export function runLockstepSession(venue: PaperVenue, run: LockstepSessionRun): 
     lockstepSpeed: run.lockstepSpeed ?? 5,
     ...(run.durationMs === undefined ? {} : { durationMs: run.durationMs }),
     handleSignals: run.handleSignals ?? false,
+    ...(run.scheduler === undefined ? {} : { scheduler: run.scheduler }),
     fillModel: { name: 'touch', description: 'touch' },
   });
 }

@@ -380,6 +380,46 @@ describe('lockstep acknowledgements to the paper venue', () => {
     expect(sent).toEqual([0, 1]);
   });
 
+  it('halted after a tick, goes on acknowledging until the venue releases the next event, and stops on it', async () => {
+    const sent: string[] = [];
+    const ticks: number[] = [];
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq, extras) => sent.push(`${seq}${extras.tick === undefined ? '' : ` t${extras.tick}`}`),
+      wakeAt: () => Number.POSITIVE_INFINITY,
+      onTick: (time) => ticks.push(time),
+      settleRounds: true,
+    });
+    const tickFrame = (tick: number) => JSON.stringify({ event: LOCKSTEP_TIME_EVENT, time: 1_500, tick });
+    acks.onMarketFrame(subscribed);
+    acks.onMarketFrame(marketFrame(1));
+    await flushMicrotasks();
+    acks.onMarketFrame(tickFrame(1));
+    // The timer fired on the tick (its order sent) and the stop came before its ack went.
+    let settled = false;
+    const halted = acks.halt().then(() => {
+      settled = true;
+    });
+    await flushMicrotasks();
+    expect(ticks).toEqual([1_500]);
+    expect(sent).toEqual(['0 t0', '1 t0', '1 t1']);
+    // The venue settles what the timer sent: handled and acknowledged, the halt still waiting.
+    acks.onMarketFrame(JSON.stringify({ event: LOCKSTEP_SETTLE_EVENT, round: 1 }));
+    await flushMicrotasks();
+    expect(sent).toEqual(['0 t0', '1 t0', '1 t1', '1 t1']);
+    expect(settled).toBe(false);
+    // The event the tick came before: handled, not acknowledged, and the halt settles.
+    expect(acks.onMarketFrame(marketFrame(2))).toBe(false);
+    await halted;
+    await flushMicrotasks();
+    expect(sent).toHaveLength(4);
+    // A tick after it is left unhandled.
+    acks.onMarketFrame(tickFrame(2));
+    expect(ticks).toEqual([1_500]);
+  });
+
   it('settles a halt at once when the last ack sent was answered, and drops the ack still due', async () => {
     const sent: number[] = [];
     const acks = lockstepAcks({

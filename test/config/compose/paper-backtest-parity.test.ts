@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { runStart } from '../../../config/start-run.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
 import { keelInProcess } from '../../kit/keel-in-process.ts';
@@ -140,6 +141,18 @@ describe('npm start, then a backtest of its recording', () => {
       return a !== undefined && a.equity !== b.equity && !paper.fillTimes.some((t) => t > a.ts && t <= b.ts);
     });
     expect(movesWithoutFill.length).toBeGreaterThan(0);
+  });
+
+  it('states its sampling step in its recording, at which the backtest of the recording samples', async () => {
+    const header = await readSessionHeader(join(dir, 'out/paper-session.jsonl.gz'));
+    expect(header.equitySampleMs).toBe(1_000);
+    const replay = JSON.parse(readFileSync(join(dir, 'out/replay-paper-session-result.json'), 'utf8')) as {
+      meta: { runConfig: { equitySampleMs: number }; assumptions: string[] };
+    };
+    expect(replay.meta.runConfig.equitySampleMs).toBe(1_000);
+    expect(replay.meta.assumptions.join('\n')).toContain(
+      'the step the session that made the recording sampled at',
+    );
   });
 
   it('keel report rebuilds the HTML from the result alone', async () => {

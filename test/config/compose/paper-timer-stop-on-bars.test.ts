@@ -85,5 +85,13 @@ describe('a stop a strategy timer places inside a bar, in default paper (no lock
     expect(await fills(dir, recording, 'paper', true)).toEqual(expected);
     // Before the fix the paper venue ran the stop at bar 4's close: bar 5's low stopped it out.
     expect(await fills(dir, recording, 'paper', false)).toEqual(expected);
+    // Its result says a backtest of its recording will not reproduce it exactly, and why.
+    const paper = JSON.parse(readFileSync(join(dir, 'out/paper-venue.json'), 'utf8')) as {
+      meta: { assumptions: string[] };
+    };
+    const said = paper.meta.assumptions.join('\n');
+    expect(said).toContain('Without lockstep (paper.lockstep false)');
+    expect(said).toContain('will not reproduce these fills exactly. Set paper.lockstep: true');
+    expect(said).toContain('On bars, equity is sampled as the events reach the session');
   }, 180_000);
 });

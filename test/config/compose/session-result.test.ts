@@ -42,6 +42,26 @@ describe("a session result's metrics", () => {
     expect(metrics.buyAndHoldBenchmark).toEqual({ syms: [ETH], basis: 'traded' });
   });
 
+  it('measure drawdowns, peak and mean equity over every sample, as its backtest does, not over the merged curve', () => {
+    // Four buckets at most: a dip inside a bucket that merged is no longer in the curve.
+    const path = [100, 101, 97, 102, 99, 103, 95, 104, 100, 105, 98, 106];
+    let equity = path[0] as number;
+    const sampler = new EquitySampler(1_000, () => D(equity), { maxBuckets: 4 });
+    sampler.start(0);
+    path.forEach((value, i) => {
+      equity = value;
+      sampler.observe(aTrade(i * 1_000 + 500, 100, 1, BTC));
+    });
+    sampler.sample(path.length * 1_000);
+    const { metrics } = sessionResult(aSessionRecord({ sampler }));
+    const figures = sampler.drawdownFigures();
+    expect(metrics.maxDrawdown).toBe(figures.maxDrawdown);
+    expect(metrics.avgDrawdown).toBe(figures.avgDrawdown);
+    expect(metrics.maxDrawdownDurationMs).toBe(figures.maxDrawdownDurationMs);
+    expect(metrics.avgDrawdownDurationMs).toBe(figures.avgDrawdownDurationMs);
+    expect(metrics.equityPeak.toString()).toBe(sampler.equityPeak()?.toString());
+  });
+
   it('annualize a US equity session on 252 trading days, as its backtest does', () => {
     const SPY = 'US_EQUITY_SPY';
     let equity = 100_000;
