@@ -21,8 +21,12 @@ describe('parameter tables of strategies/README.md', () => {
       const shape = (strategy.params as unknown as { shape?: Record<string, unknown> }).shape ?? {};
       for (const name of Object.keys(shape)) expect(text).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
     }
-    expect(text).toContain('| `fast` | integer, >= 1 |  | `10` | Bars in the fast SMA (shorter than slow). |');
-    expect(text).toContain('| `qty` | number, > 0 | yes |  | Size of each quote, in base units (or contracts). |');
+    expect(text).toContain(
+      '| `fast` | integer, >= 1 |  | `10` | Bars in the fast SMA (shorter than slow). |',
+    );
+    expect(text).toContain(
+      '| `qty` | number, > 0 | yes |  | Size of each quote, in base units (or contracts). |',
+    );
     // Every row says what the parameter means.
     expect(text).not.toMatch(/^\| `\w+` \|.*\|\s*\|$/m);
   });

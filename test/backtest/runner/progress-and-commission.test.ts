@@ -14,21 +14,27 @@ function aStream(isTTY: boolean): { isTTY: boolean; text: string; write(chunk: s
   };
 }
 
+/** A reporter writing plain lines at most every second of a clock the test moves. */
+function plainLines() {
+  const stream = aStream(false);
+  const clock = { now: 0 };
+  const progress = createProgressReporter({
+    stream: stream as unknown as NodeJS.WritableStream,
+    clock: { now: () => clock.now },
+    lineEveryMs: 1000,
+  });
+  return { stream, progress, clock };
+}
+
 describe('progress output', () => {
   it('prints plain lines with the share of event time replayed, events/s and ETA when not on a terminal', () => {
-    let now = 0;
-    const stream = aStream(false);
-    const progress = createProgressReporter({
-      stream: stream as unknown as NodeJS.WritableStream,
-      clock: { now: () => now },
-      lineEveryMs: 1000,
-    });
+    const { stream, progress, clock } = plainLines();
     progress.start(3_600_000); // an hour of event time
-    now = 500;
+    clock.now = 500;
     progress.update(100_000, 600_000); // too soon for a line
-    now = 1000;
+    clock.now = 1000;
     progress.update(250_000, 900_000);
-    now = 2000;
+    clock.now = 2000;
     progress.stop();
     // A quarter of the hour in 1 s of wall time: 3 s to go; then a quarter in 2 s: 6 s to go.
     expect(stream.text.trimEnd().split('\n')).toEqual([
@@ -38,15 +44,9 @@ describe('progress output', () => {
   });
 
   it('does not repeat the last timed line when the run stops with nothing new to say', () => {
-    let now = 0;
-    const stream = aStream(false);
-    const progress = createProgressReporter({
-      stream: stream as unknown as NodeJS.WritableStream,
-      clock: { now: () => now },
-      lineEveryMs: 1000,
-    });
+    const { stream, progress, clock } = plainLines();
     progress.start(1000);
-    now = 1000;
+    clock.now = 1000;
     progress.update(500, 1000);
     progress.stop();
     expect(stream.text).toBe('backtest: 500 events, 100.0 % of event time, 500 ev/s, ETA 0s\n');

@@ -1,14 +1,11 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readRecordBatches } from '../../../backtest/recording/index.ts';
-import { runConfiguredBacktest } from '../../../config/compose/backtest-run.ts';
-import { loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import type { Dec } from '../../../core/model/index.ts';
 import { withListFeedPaperSession } from '../../kit/list-feed-paper-session.ts';
 import { quoteRecordAt } from '../../kit/recording-files.ts';
+import { backtestOfSessionRecording, recordedBboTimes } from '../../kit/session-recording-backtest.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
@@ -67,32 +64,10 @@ async function sessionAndItsBacktest(lockstepSpeed: number, stopAt: StopAt) {
     },
     async (outcome, venue) => {
       const released = venue.feed.released;
-      const recorded: number[] = [];
-      for await (const batch of readRecordBatches(recording))
-        for (const record of batch)
-          if (
-            record.source === 'market-data' &&
-            (record.msg as { arg?: { channel?: string } }).arg?.channel === 'BBO'
-          )
-            recorded.push(record.recvTs);
-      const backtestFile = join(dir, 'backtest.yaml');
-      writeFileSync(
-        backtestFile,
-        `mode: backtest
-instruments: [${SYM}]
-strategies:
-  - { id: rest, use: market-maker }
-backtest:
-  recordings: [${JSON.stringify(recording)}]
-  startingCash: { USDT: 100000 }
-  fillModel: touch
-  latency: { fixedMs: 0, jitterMs: 0 }
-  closeAtEnd: false
-  eventCache: false
-`,
-      );
-      const backtest = await runConfiguredBacktest(loadValidConfig(backtestFile), {
-        slots: [{ id: 'rest', strategy: restThenStop(() => {}) }],
+      const recorded = await recordedBboTimes(recording);
+      const backtest = await backtestOfSessionRecording(dir, SYM, recording, {
+        id: 'rest',
+        strategy: restThenStop(() => {}),
       });
       return { outcome, backtest, released, recorded };
     },
