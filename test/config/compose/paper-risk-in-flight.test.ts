@@ -9,7 +9,8 @@ const tempDir = tempDirsRemovedAfterEach('keel-paper-risk-in-flight-');
 
 /**
  * On its first quote rests a BUY 0.05 5 % under the mid and a GTE BUY 0.01 trigger 50 % above it
- * (it never fires); on its 20th, in one hook, modifies the bid to 0.1 at a marketable price,
+ * (it never fires, but counts toward maxPositionQty as if it did); on its 20th, in one hook,
+ * modifies the bid to 0.09 at a marketable price (0.09 + the trigger's 0.01 reach the limit),
  * buys 0.05 at market and replaces the trigger's qty with 3.
  */
 const PLUGIN = `import { z } from 'zod';
@@ -33,7 +34,7 @@ export default defineStrategy({
     }
     if (ctx.state.n === 20)
       return [
-        ctx.order.modify(ctx.state.refs[0], { qty: 0.1, price: tick(mid * 1.001) }),
+        ctx.order.modify(ctx.state.refs[0], { qty: 0.09, price: tick(mid * 1.001) }),
         ctx.order.market({ sym, side: 'BUY', qty: 0.05 }),
         ctx.order.replaceAlgo(ctx.state.refs[1], { qty: 3 }),
       ];
@@ -59,6 +60,6 @@ describe('maxPositionQty in a lockstep paper session and its backtest', () => {
     expect(denied(paper)).toEqual(['placeOrder maxPosition', 'replaceAlgoOrder maxPosition']);
     expect(denied(backtest)).toEqual(denied(paper));
     expect(fills(backtest)).toEqual(fills(paper));
-    expect(paper.fills.map((f) => `${f.side} ${f.quantity}`)).toEqual(['BUY 0.1']);
+    expect(paper.fills.map((f) => `${f.side} ${f.quantity}`)).toEqual(['BUY 0.09']);
   }, 90_000);
 });

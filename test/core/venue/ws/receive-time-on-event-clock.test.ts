@@ -16,8 +16,8 @@ describe("a market event's recvTs is on the session's clock, the one ctx.now() r
     const timer = fakeTimer(1_800_000_000_000);
     let sessionAt = 1_700_000_000_000;
     const held: Array<() => void> = [];
-    const make = (gated: boolean, raws: RawInboundFrame[]): MarketDataClient =>
-      new MarketDataClient({
+    const make = (gated: boolean, raws: RawInboundFrame[]): MarketDataClient => {
+      const client = new MarketDataClient({
         url: 'ws://127.0.0.1:1/unused',
         timer,
         eventClock: () => sessionAt,
@@ -25,6 +25,10 @@ describe("a market event's recvTs is on the session's clock, the one ctx.now() r
         onRaw: (raw) => raws.push(raw),
         ...(gated ? { gate: (_text: string, handle: () => void) => held.push(handle) } : {}),
       });
+      // A BBO of a sym not subscribed to is dropped as unexpected.
+      client.subscribe({ channel: 'BBO', sym: SYM });
+      return client;
+    };
     const rawsDirect: RawInboundFrame[] = [];
     const direct = make(false, rawsDirect);
     const events: MarketEvent[] = [];
