@@ -70,8 +70,6 @@ function triggerPriceProblem(intent: Intent): string | undefined {
   const prices: [string, Dec | undefined, boolean][] = [];
   switch (intent.kind) {
     case 'placeAlgoOrder':
-      prices.push(['triggerPrice', intent.triggerPrice, false], ['price', intent.price, true]);
-      break;
     case 'replaceAlgoOrder':
       prices.push(['triggerPrice', intent.triggerPrice, false], ['price', intent.price, true]);
       break;

@@ -196,7 +196,7 @@ export class MarketDataClient {
    */
   subscribeAll(subs: readonly MarketSubscription[]): void {
     for (const sub of subs) this.subscriptions.set(keyOf(sub), sub);
-    this.subscribedSyms = new Set([...this.subscriptions.values()].map((s) => s.sym));
+    this.subscribedSyms = symsOf(this.subscriptions);
     this.sendControl('subscribe', subs);
   }
 
@@ -206,7 +206,7 @@ export class MarketDataClient {
    */
   unsubscribe(sub: MarketSubscription): void {
     this.subscriptions.delete(keyOf(sub));
-    this.subscribedSyms = new Set([...this.subscriptions.values()].map((s) => s.sym));
+    this.subscribedSyms = symsOf(this.subscriptions);
     this.sendControl('unsubscribe', [sub]);
   }
 
@@ -347,7 +347,7 @@ export class MarketDataClient {
     const frame = classifyMarketFrame(text, recvTs);
     switch (frame.kind) {
       case 'event': {
-        const unexpected = unexpectedQuote(frame.event, (sym) => this.subscribedSyms.has(sym));
+        const unexpected = unexpectedQuote(frame.event, this.subscribedSyms);
         if (unexpected === undefined) this.counters.pushes++;
         else {
           this.counters.unexpected++;
@@ -391,4 +391,9 @@ export class MarketDataClient {
       );
     }, delay);
   }
+}
+
+/** The syms a client's subscriptions name, for the check of every BBO. */
+function symsOf(subscriptions: ReadonlyMap<string, MarketSubscription>): Set<string> {
+  return new Set([...subscriptions.values()].map((sub) => sub.sym));
 }

@@ -17,15 +17,15 @@ export interface UnexpectedQuote {
  * strategies and the recording. Both are counted unexpected and logged the first time each kind
  * occurs. A locked BBO (bid equal to ask) is not flagged.
  * @param event - the decoded event
- * @param subscribed - whether the client subscribed to a channel of that sym
+ * @param subscribed - the syms the client subscribed to a channel of
  * @returns the problem, or undefined for any other event and a BBO that is as expected
  */
 export function unexpectedQuote(
   event: MarketEvent,
-  subscribed: (sym: string) => boolean,
+  subscribed: ReadonlySet<string>,
 ): UnexpectedQuote | undefined {
   if (event.kind !== 'quote') return undefined;
-  if (!subscribed(event.sym))
+  if (!subscribed.has(event.sym))
     return { problem: `BBO of a sym not subscribed to (dropped), got ${event.sym}`, drop: true };
   if (event.bid > 0 && event.ask > 0 && event.bid > event.ask)
     return {
