@@ -5,6 +5,19 @@ import type { BacktestResult } from '../../backtest/report/index.ts';
 import { runConfiguredBacktest } from '../../config/compose/backtest-run.ts';
 import { loadValidConfig } from '../../config/loader/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
+import { quoteRecordAt } from './recording-files.ts';
+
+/**
+ * Five BTC quotes a second apart from the list feed's start: the first two at 95 000.1 / .3, the
+ * last three at 94 980 / 94 985 (a BUY resting at 94 990 on the first fills on the third).
+ */
+export const QUOTES_A_SECOND_APART = [
+  quoteRecordAt(0, '95000.1', '95000.3'),
+  quoteRecordAt(1_000, '95000.1', '95000.3'),
+  quoteRecordAt(2_000, '94980', '94985'),
+  quoteRecordAt(3_000, '94980', '94985'),
+  quoteRecordAt(4_000, '94980', '94985'),
+];
 
 /**
  * The receive times of the BBO frames a session recorded, in file order.

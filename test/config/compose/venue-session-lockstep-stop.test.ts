@@ -4,21 +4,18 @@ import { z } from 'zod';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import type { Dec } from '../../../core/model/index.ts';
 import { withListFeedPaperSession } from '../../kit/list-feed-paper-session.ts';
-import { quoteRecordAt } from '../../kit/recording-files.ts';
-import { backtestOfSessionRecording, recordedBboTimes } from '../../kit/session-recording-backtest.ts';
+import {
+  backtestOfSessionRecording,
+  QUOTES_A_SECOND_APART,
+  recordedBboTimes,
+} from '../../kit/session-recording-backtest.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const newDir = tempDirsRemovedAfterEach('keel-lockstep-stop-');
 
 /** Quotes: the strategy rests a BUY at 94 990 on the first, the third (ask 94 985) fills it. */
-const QUOTES = [
-  quoteRecordAt(0, '95000.1', '95000.3'),
-  quoteRecordAt(1_000, '95000.1', '95000.3'),
-  quoteRecordAt(2_000, '94980', '94985'),
-  quoteRecordAt(3_000, '94980', '94985'),
-  quoteRecordAt(4_000, '94980', '94985'),
-];
+const QUOTES = QUOTES_A_SECOND_APART;
 
 /**
  * Rests a BUY limit on the first quote and calls `stop` while handling the second.
