@@ -24,22 +24,15 @@ export function sequenceOf(h: ScriptedVenueClient, ref: string): string[] {
 }
 
 /**
- * A live client on a scripted venue places a limit buy of 1 at 100 (`c-f`), which fills while the
- * socket is down: after the reconnect the venue shows it FILLED and the position long 1, and its
- * recent executions list what `executions` makes of the fill's row (transactionId `t-f`).
- * @param executions - the execution history the venue lists, given the fill's row (wire shape)
- * @param opts - `defaultRestRetry`: the REST client's default retry policy
- * @returns the client, its socket dropped
+ * The client places a limit buy of 1 at 100 (`c-f`) and, once it is acknowledged, the venue fills
+ * it without a word to the client: its order lookup answers FILLED from then on.
+ * @param h - the client on its scripted venue
+ * @returns the fill's execution row (wire shape, transactionId `t-f`), for the venue's history
  */
-export async function filledWhileDown(
-  executions: (fill: Record<string, unknown>) => Record<string, unknown>[],
-  opts: { readonly defaultRestRetry?: boolean } = {},
-): Promise<ScriptedVenueClient> {
-  const h = await liveClientOnScriptedVenue({}, opts);
+export async function filledUnheard(h: ScriptedVenueClient): Promise<Record<string, unknown>> {
   h.live.submit(approved(aLimitOrder({ ref: FILLED_REF })));
   await waitFor(() => sequenceOf(h, FILLED_REF).length === 1, 'the ack');
   const ack = h.events.find((e) => e.kind === 'order') as { order: Order };
-  h.ws.dropAll();
   h.state.ordersByRef.set(FILLED_REF, {
     ...WIRE_ORDER,
     orderId: ack.order.orderId,
@@ -52,8 +45,7 @@ export async function filledWhileDown(
     executedAvgPrice: '100',
     updateAt: 1_700_000_000_300,
   });
-  h.state.positions = [{ ...WIRE_POSITION, positionQty: '1', avgPrice: '100', updateAt: 1_700_000_000_300 }];
-  h.state.executions = executions({
+  return {
     ...WIRE_EXECUTION,
     transactionId: 't-f',
     orderId: ack.order.orderId,
@@ -61,6 +53,25 @@ export async function filledWhileDown(
     quantity: '1',
     price: '100',
     timestamp: 1_700_000_000_300,
-  });
+  };
+}
+
+/**
+ * A live client on a scripted venue places a limit buy of 1 at 100 (`c-f`), which fills while the
+ * socket is down: after the reconnect the venue shows it FILLED and the position long 1, and its
+ * recent executions list what `executions` makes of the fill's row (transactionId `t-f`).
+ * @param executions - the execution history the venue lists, given the fill's row (wire shape)
+ * @param opts - `defaultRestRetry`: the REST client's default retry policy
+ * @returns the client, its socket dropped
+ */
+export async function filledWhileDown(
+  executions: (fill: Record<string, unknown>) => Record<string, unknown>[],
+  opts: { readonly defaultRestRetry?: boolean } = {},
+): Promise<ScriptedVenueClient> {
+  const h = await liveClientOnScriptedVenue({}, opts);
+  const fill = await filledUnheard(h);
+  h.ws.dropAll();
+  h.state.positions = [{ ...WIRE_POSITION, positionQty: '1', avgPrice: '100', updateAt: 1_700_000_000_300 }];
+  h.state.executions = executions(fill);
   return h;
 }

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
-import { FILLED_REF, sequenceOf } from '../../../kit/filled-while-down.ts';
+import { FILLED_REF, filledUnheard, sequenceOf } from '../../../kit/filled-while-down.ts';
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
 import {
   liveClientOnScriptedVenue,
   type ScriptedVenueClient,
 } from '../../../kit/live-client-on-scripted-venue.ts';
 import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
-import { WIRE_EXECUTION, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
+import { WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 
@@ -19,32 +19,7 @@ const SYM = 'BINANCE_PERP_BTC_USDT';
  */
 async function filledUnseen(opts: { readonly reconcileEveryMs?: number } = {}): Promise<ScriptedVenueClient> {
   const h = await liveClientOnScriptedVenue({}, opts);
-  h.live.submit(approved(aLimitOrder({ ref: FILLED_REF })));
-  await waitFor(() => sequenceOf(h, FILLED_REF).length === 1, 'the ack');
-  const ack = h.events.find((e) => e.kind === 'order') as { order: Order };
-  h.state.ordersByRef.set(FILLED_REF, {
-    ...WIRE_ORDER,
-    orderId: ack.order.orderId,
-    clientOrderId: FILLED_REF,
-    orderQty: '1',
-    limitPrice: '100',
-    orderState: 'FILLED',
-    executedQty: '1',
-    executedAmount: '100',
-    executedAvgPrice: '100',
-    updateAt: 1_700_000_000_300,
-  });
-  h.state.executions = [
-    {
-      ...WIRE_EXECUTION,
-      transactionId: 't-f',
-      orderId: ack.order.orderId,
-      clientOrderId: FILLED_REF,
-      quantity: '1',
-      price: '100',
-      timestamp: 1_700_000_000_300,
-    },
-  ];
+  h.state.executions = [await filledUnheard(h)];
   return h;
 }
 
