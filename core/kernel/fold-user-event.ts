@@ -1,4 +1,4 @@
-import type { UserEvent } from '../model/index.ts';
+import type { Position, UserEvent } from '../model/index.ts';
 import { fillOnOrderLeg } from './fill-leg.ts';
 import type { KernelState } from './kernel-state.ts';
 
@@ -23,11 +23,11 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
       return true;
     }
     case 'position': {
-      const p = event.position;
+      const key = state.legKey(event.position.sym, event.position.positionSide);
+      const p = withKnownRank(event.position, state.adlRanks.get(key));
       if (!state.applyPosition(p)) return false;
       // A position states its rank when its venue knows it; a flat one has none left.
-      if (p.adlRank > 0 || p.positionQty.isZero())
-        state.adlRanks.set(state.legKey(p.sym, p.positionSide), p.adlRank);
+      if (p.adlRank > 0 || p.positionQty.isZero()) state.adlRanks.set(key, p.adlRank);
       return true;
     }
     case 'asset':
@@ -47,13 +47,32 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
       return true;
     case 'algoOrder':
       return state.orders.applyAlgo(event.algoOrder);
-    case 'adlRank':
-      state.adlRanks.set(state.legKey(event.sym, event.positionSide), event.rank);
+    case 'adlRank': {
+      const key = state.legKey(event.sym, event.positionSide);
+      state.adlRanks.set(key, event.rank);
+      const held = state.positions.get(key);
+      if (held !== undefined && held.adlRank !== event.rank)
+        state.positions.set(key, { ...held, adlRank: event.rank });
       return true;
+    }
     case 'loan':
       state.loans.set(`${event.loan.exchange}|${event.loan.coin}`, event.loan);
       return true;
     case 'commandRejected':
       return true;
   }
+}
+
+/**
+ * A live venue's position reports carry no ADL rank (it is read apart, as `adlRank` events): an
+ * open position reported with none keeps the rank last read for its leg, so the position a
+ * strategy reads states the same rank as `ctx.adlRank()`.
+ * @param position - the position as reported
+ * @param known - the leg's rank last read (undefined: none yet)
+ * @returns the position, with the known rank when it states none
+ */
+function withKnownRank(position: Position, known: number | undefined): Position {
+  if (position.adlRank > 0 || known === undefined || known === 0 || position.positionQty.isZero())
+    return position;
+  return { ...position, adlRank: known };
 }
